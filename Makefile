@@ -1,0 +1,61 @@
+# jtport: two virtualenvs that never share a process.
+#   .venv        jittor + libcst + jtport (editable) + pytest: converter, shims, ported code
+#   .venv-torch  torch + torchvision + numpy: the torch references only
+# Jittor's import-time settings for this machine come from shims/env.py (one place).
+
+PY        ?= python3
+VENV      := .venv
+TVENV     := .venv-torch
+JT_ENV    := $(shell $(PY) shims/env.py --exports)
+RUN       := env $(JT_ENV) PYTHONUNBUFFERED=1
+JTPY      := $(RUN) $(VENV)/bin/python
+JTPORT    := $(RUN) $(VENV)/bin/jtport
+PYTEST_ARGS ?=
+
+.PHONY: all demo test unit parity docs bench doctor clean venvs
+
+all: test
+
+venvs: $(VENV)/.installed $(TVENV)/.installed
+
+$(VENV)/.installed: pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(VENV)/bin/pip install -q --upgrade pip
+	$(VENV)/bin/pip install -q "jittor==1.3.11.0" "pytest>=7"
+	$(VENV)/bin/pip install -q -e ".[test]"
+	@echo "warming Jittor's compile cache (first time only: ~2 minutes)"
+	$(JTPY) -c "import shims, jittor as jt; (jt.ones(2) * 2).sync(); print('jittor', jt.__version__, 'ready')"
+	touch $@
+
+$(TVENV)/.installed: requirements-torch.txt
+	$(PY) -m venv $(TVENV)
+	$(TVENV)/bin/pip install -q --upgrade pip
+	$(TVENV)/bin/pip install -q -r requirements-torch.txt
+	$(TVENV)/bin/python -c "import torch, torchvision; print('torch', torch.__version__, 'torchvision', torchvision.__version__)"
+	touch $@
+
+doctor: $(VENV)/.installed
+	$(JTPORT) doctor
+
+demo: venvs
+	$(JTPORT) doctor
+	$(JTPORT) convert examples/demo_project -o build/demo_jittor --report build/demo_report.md
+	cd build/demo_jittor && $(RUN) ../../$(VENV)/bin/python train.py
+
+test: venvs
+	$(JTPY) -m pytest $(PYTEST_ARGS)
+
+unit: $(VENV)/.installed
+	$(JTPY) -m pytest tests $(PYTEST_ARGS)
+
+parity: venvs
+	$(JTPY) -m parity_tests.run
+
+docs: venvs
+	$(JTPY) -m porter.coverage_doc
+
+bench: venvs
+	$(JTPY) bench/run_all.py
+
+clean:
+	rm -rf build

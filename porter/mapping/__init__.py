@@ -1,0 +1,163 @@
+"""The mapping table: torch API -> Jittor target, as data.
+
+The table lives in the ``*.toml`` files of this folder (one per area: ``torch.toml``,
+``tensor.toml``, ``nn.toml``, ``functional.toml``, ...).  Each top-level key is a torch API's
+qualified name; tensor methods are keyed ``torch.Tensor.<name>``.  A row::
+
+    ["torch.nn.functional.leaky_relu"]
+    status = "direct"                 # direct | shim | rewritten | unsupported
+    target = "jittor.nn.leaky_relu"   # jittor.* or shims.*; ".name" = a method of the receiver
+    params = ["input", "negative_slope", "inplace"]   # torch's positional order
+    rename = { negative_slope = "scale" }             # torch keyword -> target keyword
+    drop = { inplace = "Jittor ops never modify their input; harmless" }
+    reject = { padding_mode = { reason = "...", allow = ["'zeros'"] } }
+    reason = "shown to users for unsupported / shim / rewritten rows"
+    kind = "function"                 # function | class | method | attribute | module
+    differentiable = true             # the API harness checks gradients of such rows
+    receiver = "arg0"                 # methods only: receiver becomes the first argument
+                                      # of a function target (``x.var(1)`` -> ``shims.var(x, 1)``)
+
+``drop`` arguments are removed (their reason goes into the report's notes).  ``reject``
+arguments make the call unsupported unless their source text is one of ``allow``.
+Every argument the target lacks must be in ``rename``, ``drop`` or ``reject``: the table
+never drops a semantics-changing argument silently.
+"""
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Dict, Iterator, Mapping, Optional, Tuple
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+STATUSES = ("direct", "shim", "rewritten", "unsupported")
+KINDS = ("function", "class", "method", "attribute", "module")
+TABLE_DIR = Path(__file__).resolve().parent
+
+
+class TableError(ValueError):
+    """A row of the mapping table is malformed; the message names file and key."""
+
+
+@dataclass(frozen=True)
+class Reject:
+    """An argument whose presence makes a call unsupported, unless its value is allowed."""
+
+    reason: str
+    allow: Tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ApiEntry:
+    """One row of the table: how one torch API is ported."""
+
+    api: str
+    status: str
+    target: Optional[str] = None
+    params: Tuple[str, ...] = ()
+    rename: Mapping[str, str] = field(default_factory=dict)
+    drop: Mapping[str, str] = field(default_factory=dict)
+    reject: Mapping[str, Reject] = field(default_factory=dict)
+    reason: str = ""
+    kind: str = "function"
+    differentiable: bool = False
+    receiver: Optional[str] = None
+    source: str = ""
+
+    @property
+    def is_method(self) -> bool:
+        """True for ``torch.Tensor.<name>`` rows."""
+        return self.api.startswith("torch.Tensor.")
+
+    @property
+    def short_name(self) -> str:
+        """The last segment of the API (``var`` for ``torch.Tensor.var``)."""
+        return self.api.rsplit(".", 1)[-1]
+
+
+_KEYS = {"status", "target", "params", "rename", "drop", "reject", "reason", "kind",
+         "differentiable", "receiver"}
+
+
+def _entry(api: str, row: dict, source: str) -> ApiEntry:
+    where = f"{source}: [{api!r}]"
+    unknown = set(row) - _KEYS
+    if unknown:
+        raise TableError(f"{where}: unknown keys {sorted(unknown)}")
+    status = row.get("status")
+    if status not in STATUSES:
+        raise TableError(f"{where}: status must be one of {STATUSES}, not {status!r}")
+    kind = row.get("kind", "method" if api.startswith("torch.Tensor.") else "function")
+    if kind not in KINDS:
+        raise TableError(f"{where}: kind must be one of {KINDS}, not {kind!r}")
+    target = row.get("target")
+    if status in ("direct", "shim") and not target:
+        raise TableError(f"{where}: a {status} row needs a target")
+    if status == "shim" and target and not target.startswith("shims."):
+        raise TableError(f"{where}: a shim row's target must be in shims.*")
+    if status in ("unsupported", "rewritten") and not row.get("reason"):
+        raise TableError(f"{where}: an {status} row needs a reason")
+    if target and not (target.startswith(("jittor", "shims.", ".")) or target in ("jittor",)):
+        raise TableError(f"{where}: target must start with jittor, shims. or '.'")
+    reject = {}
+    for arg, spec in row.get("reject", {}).items():
+        if isinstance(spec, str):
+            spec = {"reason": spec}
+        reject[arg] = Reject(spec["reason"], tuple(spec.get("allow", ())))
+    receiver = row.get("receiver")
+    if receiver not in (None, "arg0"):
+        raise TableError(f"{where}: receiver must be 'arg0'")
+    return ApiEntry(api=api, status=status, target=target, params=tuple(row.get("params", ())),
+                    rename=dict(row.get("rename", {})), drop=dict(row.get("drop", {})),
+                    reject=reject, reason=row.get("reason", ""), kind=kind,
+                    differentiable=bool(row.get("differentiable", False)),
+                    receiver=receiver, source=source)
+
+
+class MappingTable:
+    """All rows of the table, by torch qualified name, plus an index of tensor methods."""
+
+    def __init__(self, entries: Dict[str, ApiEntry]):
+        self.entries = entries
+        self.methods = {e.short_name: e for e in entries.values() if e.is_method}
+
+    def get(self, api: str) -> Optional[ApiEntry]:
+        """The row for a torch qualified name, or None."""
+        return self.entries.get(api)
+
+    def method(self, name: str) -> Optional[ApiEntry]:
+        """The row for tensor method ``name`` (``torch.Tensor.<name>``), or None."""
+        return self.methods.get(name)
+
+    def __iter__(self) -> Iterator[ApiEntry]:
+        return iter(sorted(self.entries.values(), key=lambda e: e.api))
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+
+def load_table(directory: Path = TABLE_DIR) -> MappingTable:
+    """Read every ``*.toml`` file of ``directory``; a key defined twice is an error."""
+    entries: Dict[str, ApiEntry] = {}
+    for path in sorted(Path(directory).glob("*.toml")):
+        with open(path, "rb") as f:
+            try:
+                data = tomllib.load(f)
+            except tomllib.TOMLDecodeError as e:
+                raise TableError(f"{path.name}: {e}") from None
+        for api, row in data.items():
+            if api in entries:
+                raise TableError(f"{path.name}: [{api!r}] is already defined in {entries[api].source}")
+            entries[api] = _entry(api, row, path.name)
+    return MappingTable(entries)
+
+
+@lru_cache(maxsize=1)
+def default_table() -> MappingTable:
+    """The table shipped with jtport (read once per process)."""
+    return load_table()

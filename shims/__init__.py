@@ -1,0 +1,21 @@
+"""jtport's runtime: what converted code imports (``import shims``) for torch semantics on Jittor.
+
+Importing ``shims`` first applies the Jittor environment settings this machine needs
+(:mod:`shims.env`), then imports Jittor.  It never imports torch.
+
+Top level: the ops (:mod:`shims.ops`), checkpoints (:mod:`shims.checkpoint`) and memory tools
+(:mod:`shims.memory`).  Submodules: :mod:`shims.nn`, :mod:`shims.optim`, :mod:`shims.data`.
+"""
+from . import env as _env
+
+_env.apply()
+
+import jittor as jt  # noqa: E402
+
+from . import ops, nn, optim, data, checkpoint, memory  # noqa: E402,F401
+from .ops import *  # noqa: E402,F401,F403
+from .checkpoint import *  # noqa: E402,F401,F403
+from .memory import *  # noqa: E402,F401,F403
+
+__all__ = ["jt", "ops", "nn", "optim", "data", "checkpoint", "memory", "env",
+           *ops.__all__, *checkpoint.__all__, *memory.__all__]

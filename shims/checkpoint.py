@@ -1,0 +1,2 @@
+"""shims.checkpoint (see docs/ARCHITECTURE.md)."""
+__all__ = []

@@ -1,0 +1,2 @@
+"""shims.data (see docs/ARCHITECTURE.md)."""
+__all__ = []

@@ -1,0 +1,2 @@
+"""shims.memory (see docs/ARCHITECTURE.md)."""
+__all__ = []

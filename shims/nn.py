@@ -1,0 +1,2 @@
+"""shims.nn (see docs/ARCHITECTURE.md)."""
+__all__ = []

@@ -1,0 +1,2 @@
+"""shims.ops (see docs/ARCHITECTURE.md)."""
+__all__ = []

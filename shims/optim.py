@@ -1,0 +1,2 @@
+"""shims.optim (see docs/ARCHITECTURE.md)."""
+__all__ = []
