@@ -1,0 +1,116 @@
+"""Per-file state shared by the rules: names, table, spelling of targets, findings."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Set, Tuple
+
+import libcst as cst
+
+from .mapping import MappingTable
+from .names import TorchNames
+
+#: how converted code refers to the roots of targets, and the import that binds them
+TARGET_ROOTS = {
+    "jittor": ("jt", "import jittor as jt"),
+    "shims": ("shims", "import shims"),
+}
+
+
+def attribute_chain(parts: List[str]) -> cst.BaseExpression:
+    """``["jt", "nn", "Pool"]`` -> the expression ``jt.nn.Pool``."""
+    expr: cst.BaseExpression = cst.Name(parts[0])
+    for p in parts[1:]:
+        expr = cst.Attribute(value=expr, attr=cst.Name(p))
+    return expr
+
+
+@dataclass
+class Mark:
+    """A ``# jtport:`` marker requested for the statement holding ``node``."""
+
+    node: cst.CSTNode
+    api: str
+    code: str
+    reason: str
+    unsupported: bool
+
+
+@dataclass
+class FileContext:
+    """Everything a rule may consult or record while converting one file."""
+
+    path: str
+    source: str
+    names: TorchNames
+    table: MappingTable
+    positions: Dict[cst.CSTNode, Tuple[int, int]] = field(default_factory=dict)
+    handled_nodes: Set[cst.CSTNode] = field(default_factory=set)
+    marks: List[Mark] = field(default_factory=list)
+    notes: List[str] = field(default_factory=list)
+    needed_imports: Dict[str, str] = field(default_factory=dict)  # root -> import statement
+
+    # -- queries ------------------------------------------------------------------------
+    def qualname(self, expr: cst.BaseExpression) -> Optional[str]:
+        """The torch qualified name of a Name/Attribute chain, or None."""
+        return self.names.qualname(expr)
+
+    def is_tensor_receiver(self, expr: cst.BaseExpression) -> bool:
+        """False for receivers that clearly are not tensors."""
+        return self.names.is_tensor_receiver(expr)
+
+    def position(self, node: cst.CSTNode) -> Tuple[int, int]:
+        """(line, column) of a node of the original source; (0, 0) when unknown."""
+        return self.positions.get(node, (0, 0))
+
+    # -- producing code -----------------------------------------------------------------
+    def spell(self, target: str) -> cst.BaseExpression:
+        """An expression for a ``jittor.*``/``shims.*`` target; records the import it needs."""
+        parts = target.split(".")
+        root = parts[0]
+        if root not in TARGET_ROOTS:
+            raise ValueError(f"cannot spell target {target!r}: it must start with jittor or shims")
+        alias, import_stmt = TARGET_ROOTS[root]
+        self.needed_imports[root] = import_stmt
+        return attribute_chain([alias, *parts[1:]])
+
+    # -- recording ----------------------------------------------------------------------
+    def handled(self, node: cst.CSTNode) -> None:
+        """Record that the torch references in ``node`` (original tree) were converted."""
+        uses = self.names.uses
+        methods = self.names.method_uses
+        for n in walk(node):
+            if n in uses or n in methods:
+                self.handled_nodes.add(n)
+
+    def unsupported(self, node: cst.CSTNode, api: str, reason: str, code: str = "JT001") -> None:
+        """Leave ``node`` as it is, mark its statement and report it as unsupported.
+
+        The torch uses inside ``node`` count as unsupported under this reason."""
+        self.marks.append(Mark(node, api, code, reason, unsupported=True))
+
+    def warn(self, node: cst.CSTNode, code: str, message: str, api: str = "") -> None:
+        """Mark the statement holding ``node`` (the node as it stands in the output)."""
+        self.marks.append(Mark(node, api, code, message, unsupported=False))
+
+    def note(self, message: str) -> None:
+        """A report-only note (a dropped harmless argument, a device call removed)."""
+        if message not in self.notes:
+            self.notes.append(message)
+
+
+class _Collector(cst.CSTVisitor):
+    def __init__(self) -> None:
+        super().__init__()
+        self.nodes: List[cst.CSTNode] = []
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        self.nodes.append(node)
+        return True
+
+
+def walk(node: cst.CSTNode) -> List[cst.CSTNode]:
+    """Every node of a subtree, pre-order."""
+    """Every node of a subtree, pre-order."""
+    c = _Collector()
+    node.visit(c)
+    return c.nodes

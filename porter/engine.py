@@ -1,0 +1,207 @@
+"""Convert a file or a directory tree: walk, convert in parallel, write, collect one report."""
+from __future__ import annotations
+
+import fnmatch
+import os
+import shutil
+import sys
+import tempfile
+import tokenize
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable, List, Optional, Sequence, Tuple
+
+from .pipeline import ConvertResult, convert_source
+from .report import FileReport, Finding, Report
+
+
+class ConvertError(Exception):
+    """A usage or I/O problem that stops the whole run (the CLI exits 2)."""
+
+
+@dataclass
+class _Job:
+    src: Path
+    rel: str
+
+
+def decode_source(data: bytes, path: str) -> Tuple[Optional[str], Optional[str], Optional[Finding]]:
+    """(text, encoding, error): decode a Python file by its PEP 263 declaration (UTF-8 default)."""
+    import io
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as e:
+        return None, None, Finding(path, getattr(e, "lineno", 1) or 1, 1, "", "JT900", f"encoding: {e}")
+    try:
+        text = data.decode("utf-8-sig" if encoding == "utf-8-sig" else encoding)
+    except (UnicodeDecodeError, LookupError) as e:
+        line = data[: getattr(e, "start", 0)].count(b"\n") + 1
+        return None, None, Finding(path, line, 1, "", "JT900", f"not valid {encoding}: {e}")
+    return text, encoding, None
+
+
+def convert_file(src: Path, rel: str) -> Tuple[FileReport, Optional[bytes]]:
+    """Convert one file; returns its report and the new bytes (None when unchanged/failed)."""
+    try:
+        data = src.read_bytes()
+    except OSError as e:
+        report = FileReport(rel)
+        report.error = Finding(rel, 0, 0, "", "JT900", f"cannot read: {e.strerror or e}")
+        return report, None
+    text, encoding, error = decode_source(data, rel)
+    if error is not None:
+        report = FileReport(rel)
+        report.error = error
+        return report, None
+    result: ConvertResult = convert_source(text, rel)  # type: ignore[arg-type]
+    if not result.changed:
+        return result.report, None
+    out = result.code.encode(encoding or "utf-8")
+    if encoding == "utf-8-sig":
+        out = b"\xef\xbb\xbf" + result.code.encode("utf-8")
+    return result.report, out
+
+
+def _convert_job(job: _Job) -> Tuple[str, FileReport, Optional[bytes]]:
+    report, data = convert_file(job.src, job.rel)
+    return job.rel, report, data
+
+
+def atomic_write(path: Path, data: bytes, mode_from: Optional[Path] = None) -> None:
+    """Write ``data`` to ``path`` through a temporary file and a rename: never a half file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".jtport-tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        if mode_from is not None and mode_from.exists():
+            shutil.copymode(mode_from, tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def _excluded(rel: str, patterns: Sequence[str]) -> bool:
+    parts = rel.split("/")
+    return any(fnmatch.fnmatch(rel, p) or any(fnmatch.fnmatch(part, p) for part in parts) for p in patterns)
+
+
+def walk(src: Path, exclude: Sequence[str] = ()) -> Tuple[List[_Job], List[_Job], List[str]]:
+    """(python files, other files, skipped notes) under ``src``; symlinks are never followed
+    out of ``src``."""
+    root = src.resolve()
+    py: List[_Job] = []
+    other: List[_Job] = []
+    skipped: List[str] = []
+    for dirpath, dirnames, filenames in os.walk(src, followlinks=False):
+        d = Path(dirpath)
+        rel_dir = d.relative_to(src).as_posix()
+        dirnames[:] = sorted(n for n in dirnames if not _excluded(_rel(rel_dir, n), exclude))
+        for link in [n for n in dirnames if (d / n).is_symlink()]:
+            dirnames.remove(link)
+            skipped.append(f"{_rel(rel_dir, link)}: symlinked directory not followed")
+        for name in sorted(filenames):
+            rel = _rel(rel_dir, name)
+            path = d / name
+            if _excluded(rel, exclude):
+                continue
+            if path.is_symlink():
+                target = path.resolve()
+                if not target.is_file() or root not in target.parents:
+                    skipped.append(f"{rel}: symlink pointing outside the source tree, not followed")
+                    continue
+            (py if name.endswith(".py") else other).append(_Job(path, rel))
+    return py, other, skipped
+
+
+def _rel(rel_dir: str, name: str) -> str:
+    return name if rel_dir in ("", ".") else f"{rel_dir}/{name}"
+
+
+def default_output(src: Path) -> Path:
+    """``proj/`` -> ``proj_jittor/`` beside it; ``x.py`` -> ``x_jittor.py``."""
+    src = src.resolve()
+    if src.is_dir():
+        return src.with_name(src.name + "_jittor")
+    return src.with_name(src.stem + "_jittor" + src.suffix)
+
+
+def convert_path(src, out=None, *, in_place: bool = False, exclude: Sequence[str] = (),
+                 jobs: Optional[int] = None, write: bool = True,
+                 progress: Optional[Callable[[int, int], None]] = None,
+                 on_result: Optional[Callable[[Path, FileReport, Optional[bytes]], None]] = None) -> Report:
+    """Convert a file or directory ``src``.
+
+    ``out`` defaults to a sibling ``<name>_jittor``; ``in_place`` rewrites sources atomically
+    instead. ``write=False`` converts without writing (for ``--diff``/``--check``);
+    ``on_result(src_file, report, new_bytes)`` sees every file. Raises :class:`ConvertError`
+    for usage/I-O problems (missing source, output inside the source, ...).
+    """
+    src = Path(src)
+    if not src.exists():
+        raise ConvertError(f"{src}: no such file or directory")
+    if in_place and out is not None:
+        raise ConvertError("give either an output path or --in-place, not both")
+    out_path = None if in_place else Path(out) if out is not None else default_output(src)
+    if src.is_dir():
+        if out_path is not None:
+            o, s = out_path.resolve(), src.resolve()
+            if o == s or s in o.parents:
+                raise ConvertError(f"{out_path}: the output may not lie inside the source tree {src}")
+            if o.exists() and not o.is_dir():
+                raise ConvertError(f"{out_path}: exists and is not a directory")
+        py, other, skipped = walk(src, exclude)
+    else:
+        if not src.name.endswith(".py"):
+            raise ConvertError(f"{src}: not a Python file")
+        py, other, skipped = [_Job(src, src.name)], [], []
+    report = Report()
+    results = _run(py, jobs, progress)
+    for job, (rel, file_report, data) in zip(py, results):
+        report.files.append(file_report)
+        if on_result is not None:
+            on_result(job.src, file_report, data)
+        if not write:
+            continue
+        if in_place:
+            if data is not None:
+                atomic_write(job.src, data, mode_from=job.src)
+        else:
+            target = out_path if not src.is_dir() else out_path / rel  # type: ignore[operator]
+            if data is None:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(job.src, target)
+            else:
+                atomic_write(target, data, mode_from=job.src)
+    if write and not in_place:
+        for job in other:
+            target = out_path / job.rel  # type: ignore[operator]
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(job.src, target)
+    if skipped and report.files:
+        report.files[0].notes.extend(skipped)
+    return report
+
+
+def _run(py: List[_Job], jobs: Optional[int], progress) -> List[Tuple[str, FileReport, Optional[bytes]]]:
+    jobs = jobs or os.cpu_count() or 1
+    total = len(py)
+    results = []
+    if jobs <= 1 or total < 4:
+        for i, job in enumerate(py, 1):
+            results.append(_convert_job(job))
+            if progress:
+                progress(i, total)
+        return results
+    chunk = max(1, min(32, total // (jobs * 4) or 1))
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for i, r in enumerate(pool.map(_convert_job, py, chunksize=chunk), 1):
+            results.append(r)
+            if progress:
+                progress(i, total)
+    return results

@@ -1,0 +1,210 @@
+"""The last stage: torch imports become the Jittor imports the converted code needs.
+
+- a module alias that maps naturally keeps its name: ``import torch.nn as nn`` ->
+  ``from jittor import nn``; ``from torch.nn import functional as F`` -> ``from jittor import nn as F``;
+- a name imported from torch is retargeted to its row's target: ``from torch.nn import Conv2d``
+  -> ``from jittor.nn import Conv2d``; ``from torch.nn import MaxPool2d`` -> ``from shims.nn import MaxPool2d``;
+- ``import jittor as jt`` / ``import shims`` are added once, where the first torch import was,
+  and only when converted code uses them;
+- a torch import stays (only the names still used) while a leftover uses it;
+- an import nothing uses any more is removed, its comments kept.
+"""
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
+
+import libcst as cst
+
+from .context import FileContext
+from .leftovers import LeftoverResult, add_marker
+from .names import NATURAL_MODULES, ImportBinding, ImportRecord
+
+
+def _import_text(module: str, names: Sequence[Tuple[str, str]]) -> str:
+    parts = [n if n == local else f"{n} as {local}" for n, local in names]
+    return f"from {module} import {', '.join(parts)}"
+
+
+def _jittor_import_for(binding: ImportBinding, ctx: FileContext) -> Optional[Tuple[str, str, str]]:
+    """(module, name, local) of the Jittor import replacing a torch binding, or None."""
+    if binding.is_module:
+        target = NATURAL_MODULES.get(binding.qualname)
+        if target is None or "." not in target:
+            return None
+    else:
+        entry = ctx.table.get(binding.qualname)
+        if entry is None or entry.status not in ("direct", "shim") or not entry.target \
+                or entry.target.startswith("."):
+            return None
+        target = entry.target
+    module, name = target.rsplit(".", 1)
+    return module, name, binding.local
+
+
+class _ImportRewriter(cst.CSTTransformer):
+    def __init__(self, ctx: FileContext, result: LeftoverResult):
+        super().__init__()
+        self.ctx = ctx
+        self.result = result
+        self.used = result.used_names
+        # the import statements as they stand in the rules' output (this pass's input)
+        self.records: Dict[cst.CSTNode, ImportRecord] = {
+            result.translated[r.node]: r for r in ctx.names.imports if r.node in result.translated}
+        self.first_done = False
+        self.existing = set()
+
+    # -- per statement ------------------------------------------------------------------
+    def _replacement(self, small: cst.BaseSmallStatement) -> Optional[List[cst.BaseSmallStatement]]:
+        """New small statements for a torch import; None when ``small`` is not one."""
+        rec = self.records.get(small)
+        if rec is None:
+            return None
+        if rec.star:
+            return [small]  # reported by the pipeline; nothing to resolve names against
+        keep: List[ImportBinding] = []
+        jittor: Dict[str, List[Tuple[str, str]]] = {}
+        for b in rec.bindings:
+            if id(b) in self.result.kept_bindings:
+                keep.append(b)
+                continue
+            if b.local not in self.used or (b.is_module and b.qualname in ("torch", "torchvision")):
+                continue  # unused, or converted uses were respelled (torch.x -> jt.x)
+            imp = _jittor_import_for(b, self.ctx)
+            if imp is None:
+                keep.append(b)  # still used, nothing to replace it with: stays torch
+            else:
+                module, name, local = imp
+                jittor.setdefault(module, []).append((name, local))
+        out: List[cst.BaseSmallStatement] = []
+        if keep:
+            out.append(self._restricted(small, {b.local for b in keep}))
+        for module, names in jittor.items():
+            out.append(cst.parse_statement(_import_text(module, names)).body[0])
+        return out
+
+    @staticmethod
+    def _restricted(small: cst.BaseSmallStatement, locals_: Set[str]) -> cst.BaseSmallStatement:
+        """The original import limited to the aliases in ``locals_`` (formatting kept)."""
+        assert isinstance(small, (cst.Import, cst.ImportFrom))
+
+        def local(alias: cst.ImportAlias) -> str:
+            if alias.asname is not None:
+                return alias.asname.name.value  # type: ignore[union-attr]
+            name = cst.Module([]).code_for_node(alias.name)
+            return name if isinstance(small, cst.ImportFrom) else name.split(".")[0]
+
+        names = [a for a in small.names if local(a) in locals_]  # type: ignore[union-attr]
+        if len(names) == len(small.names):  # type: ignore[arg-type]
+            return small
+        names[-1] = names[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        return small.with_changes(names=names)
+
+    def _canonical(self) -> List[cst.SimpleStatementLine]:
+        lines = []
+        texts = list(self.ctx.needed_imports.values())
+        if self.result.needs_torch_import:
+            texts.append("import torch")
+        for text in texts:
+            if text not in self.existing:
+                lines.append(cst.parse_statement(text))
+                self.existing.add(text)
+        return lines
+
+    # -- blocks -------------------------------------------------------------------------
+    def _rewrite_body(self, original: Sequence[cst.BaseStatement], body: Sequence[cst.BaseStatement],
+                      top: bool) -> Tuple[List[cst.BaseStatement], List[cst.EmptyLine]]:
+        """Rewrite the import lines of one block; returns (body, comment lines left over)."""
+        new_body: List[cst.BaseStatement] = []
+        carry: List[cst.EmptyLine] = []
+        for orig, stmt in zip(original, body):
+            if carry:
+                stmt = stmt.with_changes(leading_lines=[*carry, *stmt.leading_lines])
+                carry = []
+            replaced = ([self._replacement(s) for s in orig.body]
+                        if isinstance(orig, cst.SimpleStatementLine) else [None])
+            if all(r is None for r in replaced):
+                new_body.append(stmt)
+                continue
+            lines: List[cst.SimpleStatementLine] = []
+            if top and not self.first_done:
+                self.first_done = True
+                lines.extend(self._canonical())
+            if len(stmt.body) == 1:  # one import per line: one line per replacement
+                lines.extend(cst.SimpleStatementLine([s.with_changes(semicolon=cst.MaybeSentinel.DEFAULT)])
+                             for s in replaced[0])  # type: ignore[union-attr]
+                if len(replaced[0]) == 1 and lines:  # type: ignore[arg-type]
+                    lines[-1] = stmt.with_changes(body=[lines[-1].body[0]])
+            else:
+                small: List[cst.BaseSmallStatement] = []
+                for s, r in zip(stmt.body, replaced):
+                    small.extend([s] if r is None else r)
+                if small:
+                    last = len(small) - 1
+                    small = [s.with_changes(semicolon=cst.MaybeSentinel.DEFAULT if i == last else
+                                            cst.Semicolon(whitespace_after=cst.SimpleWhitespace(" ")))
+                             for i, s in enumerate(small)]
+                    lines.append(stmt.with_changes(body=small))
+            if lines and stmt.trailing_whitespace.comment is not None \
+                    and all(l.trailing_whitespace.comment is None for l in lines):
+                lines[0] = lines[0].with_changes(trailing_whitespace=stmt.trailing_whitespace)
+            if not lines:  # removed: its comments move to the next statement
+                carry = list(stmt.leading_lines)
+                if stmt.trailing_whitespace.comment is not None:
+                    carry.append(cst.EmptyLine(indent=True, comment=stmt.trailing_whitespace.comment))
+                continue
+            lines = [l.with_changes(leading_lines=[]) for l in lines]
+            lines[0] = lines[0].with_changes(leading_lines=stmt.leading_lines)
+            new_body.extend(lines)
+        return new_body, carry
+
+    def on_leave(self, original: cst.CSTNode, updated: cst.CSTNode):
+        texts = self.result.statement_marks.get(original)
+        if texts and isinstance(updated, cst.CSTNode):
+            updated = add_marker(updated, texts)
+        return super().on_leave(original, updated)
+
+    def leave_IndentedBlock(self, original: cst.IndentedBlock, updated: cst.IndentedBlock) -> cst.IndentedBlock:
+        body, carry = self._rewrite_body(original.body, updated.body, top=False)
+        if not body:
+            body = [cst.SimpleStatementLine([cst.Pass()], leading_lines=carry)]
+            carry = []
+        return updated.with_changes(body=body, footer=[*carry, *updated.footer])
+
+    def leave_Module(self, original: cst.Module, updated: cst.Module) -> cst.Module:
+        self.existing = _existing_imports(updated)
+        body, carry = self._rewrite_body(original.body, updated.body, top=True)
+        if not self.first_done:
+            canonical = self._canonical()
+            if canonical:
+                at = _insertion_point(body)
+                body = [*body[:at], *canonical, *body[at:]]
+        return updated.with_changes(body=body, footer=[*carry, *updated.footer])
+
+
+def _existing_imports(module: cst.Module) -> Set[str]:
+    found = set()
+    for stmt in module.body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for s in stmt.body:
+                if isinstance(s, (cst.Import, cst.ImportFrom)):
+                    found.add(cst.Module([]).code_for_node(s).strip())
+    return found
+
+
+def _insertion_point(body: Sequence[cst.BaseStatement]) -> int:
+    """After a module docstring and ``from __future__`` imports."""
+    i = 0
+    if body and isinstance(body[0], cst.SimpleStatementLine) and isinstance(body[0].body[0], cst.Expr) \
+            and isinstance(body[0].body[0].value, (cst.SimpleString, cst.ConcatenatedString)):
+        i = 1
+    while i < len(body) and isinstance(body[i], cst.SimpleStatementLine) and any(
+            isinstance(s, cst.ImportFrom) and s.module is not None
+            and cst.Module([]).code_for_node(s.module) == "__future__" for s in body[i].body):
+        i += 1
+    return i
+
+
+def rewrite_imports(module: cst.Module, ctx: FileContext, result: LeftoverResult) -> cst.Module:
+    """Replace torch imports by the Jittor/shims imports the converted module uses, and add
+    the markers block-level rules asked for on whole statements."""
+    return module.visit(_ImportRewriter(ctx, result))

@@ -1,0 +1,269 @@
+"""Run every rule in ONE traversal, then find, mark and report the torch uses none converted.
+
+libcst rebuilds every node on every pass, so node identity only holds within one traversal
+and between one pass's output and the next pass's input.  The :class:`RuleDriver` therefore
+calls all rules for each node in the same walk (rules see ``original_node`` of the parsed
+source, which ``names`` and positions are keyed by), and decides leftovers right after the
+rules have left a node:
+
+* a torch use no rule handled stays as written and gets a trailing
+  ``# jtport: JT<code> <api>: <reason>`` on its statement; a leftover reached through a module
+  alias that now names a Jittor module (``nn.Foo`` once ``nn`` is ``jittor.nn``) is spelled
+  ``torch.nn.Foo`` so it still means the torch thing;
+* marks rules asked for (``ctx.unsupported``/``ctx.warn``) are added the same way;
+* findings whose statement a rule later removed are dropped by :func:`finish`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Sequence, Set, Tuple, Type
+
+import libcst as cst
+
+from .context import FileContext, Mark, attribute_chain, walk
+from .names import NATURAL_MODULES, ImportBinding
+from .report import Finding
+
+MARKER = "# jtport:"
+
+_STATEMENTS = (cst.SimpleStatementLine, cst.BaseCompoundStatement, cst.Decorator,
+               cst.ExceptHandler, cst.Else, cst.Finally)
+
+
+@dataclass
+class _Pending:
+    """A marker text waiting for its statement, and the finding behind it."""
+
+    text: str
+    finding: Finding
+    kind: str                                         # leftover | unsupported | warning
+    use: Optional[cst.CSTNode] = None                 # a leftover's use node
+    covers: frozenset = frozenset()                   # uses an unsupported mark reports for
+
+
+@dataclass
+class LeftoverResult:
+    """Counts and findings of one file, and what the last stage needs."""
+
+    found: int = 0
+    converted: int = 0
+    unsupported: List[Finding] = field(default_factory=list)
+    warnings: List[Finding] = field(default_factory=list)
+    kept_bindings: Set[int] = field(default_factory=set)   # id(ImportBinding) still used as torch
+    needs_torch_import: bool = False                       # a leftover respelled ``torch.x.y``
+    translated: Dict[cst.CSTNode, cst.CSTNode] = field(default_factory=dict)
+    statement_marks: Dict[cst.CSTNode, List[str]] = field(default_factory=dict)
+    used_names: Set[str] = field(default_factory=set)
+
+
+def default_reason(ctx: FileContext, api: str) -> Tuple[str, str]:
+    """(code, reason) for a torch use that no rule converted."""
+    entry = ctx.table.get(api)
+    if entry is not None and entry.reason:
+        return "JT001", entry.reason
+    if entry is not None and entry.status in ("direct", "shim"):
+        return "JT001", f"mapped to {entry.target}, but this form of use was not converted"
+    return "JT001", "no Jittor mapping for this torch API"
+
+
+def _respelled(binding: Optional[ImportBinding]) -> bool:
+    """A module alias that converted code re-binds to a Jittor module."""
+    return (binding is not None and binding.is_module and binding.qualname in NATURAL_MODULES
+            and binding.qualname not in ("torch", "torchvision"))
+
+
+class RuleDriver(cst.CSTTransformer):
+    """Calls every rule's ``visit_X``/``leave_X`` per node, then handles leftovers and marks."""
+
+    def __init__(self, ctx: FileContext, rule_types: Sequence[Type[cst.CSTTransformer]]):
+        super().__init__()
+        self.ctx = ctx
+        self.rules = [r(ctx) for r in rule_types if r.applies(ctx)]  # type: ignore[attr-defined]
+        self.uses = {**ctx.names.uses, **ctx.names.method_uses}
+        self.tracked = {rec.node for rec in ctx.names.imports}
+        self.result = LeftoverResult()
+        self.pending: List[List[_Pending]] = []
+        self.placed: List[Tuple[_Pending, cst.CSTNode]] = []   # (pending, its statement)
+        self._marks_seen = 0
+        self._dispatch: Dict[Tuple[str, str], list] = {}
+
+    def _methods(self, prefix: str, type_name: str) -> list:
+        key = (prefix, type_name)
+        found = self._dispatch.get(key)
+        if found is None:
+            found = [m for m in (getattr(r, f"{prefix}_{type_name}", None) for r in self.rules) if m is not None]
+            self._dispatch[key] = found
+        return found
+
+    # -- traversal ----------------------------------------------------------------------
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, (*_STATEMENTS, cst.IndentedBlock)):
+            self.pending.append([])
+        descend = True
+        for visit in self._methods("visit", type(node).__name__):
+            if visit(node) is False:
+                descend = False
+        return descend
+
+    def on_leave(self, original: cst.CSTNode, updated: cst.CSTNode):
+        result = updated
+        for leave in self._methods("leave", type(original).__name__):
+            result = leave(original, result)
+            if not isinstance(result, type(original)):
+                break
+        if original in self.tracked:
+            self.result.translated[original] = result
+        calls = self.ctx.names.call_funcs
+        if original in self.uses and original not in calls and original not in self.ctx.handled_nodes \
+                and isinstance(result, cst.CSTNode):
+            result = self._leftover(original, result)
+        elif isinstance(original, cst.Call) and isinstance(result, cst.Call):
+            # a callee is decided with its call: rules convert ``f(...)`` as a whole
+            func = original.func
+            if func in self.uses and func not in self.ctx.handled_nodes:
+                result = result.with_changes(func=self._leftover(func, result.func))
+        self._take_marks(result)
+        if isinstance(original, cst.IndentedBlock):
+            inner = self.pending.pop()
+            if inner and self.pending:
+                self.pending[-1].extend(inner)
+        elif isinstance(original, _STATEMENTS) and isinstance(result, cst.CSTNode):
+            result = self._close_statement(result)
+        return result
+
+    # -- leftovers and marks ------------------------------------------------------------
+    def _leftover(self, original: cst.CSTNode, result: cst.CSTNode) -> cst.CSTNode:
+        api = self.uses[original]
+        code, reason = default_reason(self.ctx, api)
+        line, col = self.ctx.position(original)
+        self._pend(_Pending(f"{code} {api}: {reason}", Finding(self.ctx.path, line, col, api, code, reason),
+                            "leftover", use=original))
+        binding = self.ctx.names.binding_of(original) if not isinstance(original, cst.Call) else None
+        if _respelled(binding) and isinstance(original, (cst.Name, cst.Attribute)):
+            self.result.needs_torch_import = True
+            return attribute_chain(api.split("."))
+        return result
+
+    def _pend(self, p: _Pending) -> None:
+        if self.pending:
+            self.pending[-1].append(p)
+
+    def _take_marks(self, result) -> None:
+        """Turn marks the rules just made into pending markers (or statement marks)."""
+        marks = self.ctx.marks
+        while self._marks_seen < len(marks):
+            m: Mark = marks[self._marks_seen]
+            self._marks_seen += 1
+            line, col = self.ctx.position(m.node)
+            api = f" {m.api}" if m.api else ""
+            p = _Pending(f"{m.code}{api}: {m.reason}", Finding(self.ctx.path, line, col, m.api, m.code, m.reason),
+                         "unsupported" if m.unsupported else "warning",
+                         covers=frozenset(n for n in walk(m.node) if n in self.uses) if m.unsupported else frozenset())
+            if isinstance(m.node, _STATEMENTS) and isinstance(result, (cst.IndentedBlock, cst.Module)):
+                # a block-level rule marked one of the statements it returns: the last stage
+                # adds the marker to that statement
+                self.result.statement_marks.setdefault(m.node, []).append(p.text)
+                self.placed.append((p, m.node))
+            else:
+                self._pend(p)
+
+    def _close_statement(self, stmt: cst.CSTNode) -> cst.CSTNode:
+        items = self.pending.pop()
+        handled = self.ctx.handled_nodes
+        covered = set().union(*(p.covers for p in items)) if items else set()
+        kept = [p for p in items if p.use is None or p.use not in handled]
+        texts: List[str] = []
+        for p in kept:
+            if p.use is not None and p.use in covered:
+                continue  # counted, but reported through the mark that covers it
+            if p.text not in texts:
+                texts.append(p.text)
+        if texts:
+            stmt = add_marker(stmt, texts)
+        self.placed.extend((p, stmt) for p in kept)
+        return stmt
+
+
+class _Present(cst.CSTVisitor):
+    """Which statements survived into the output, and which names it reads."""
+
+    def __init__(self, wanted: Set[cst.CSTNode]):
+        super().__init__()
+        self.wanted = wanted
+        self.present: Set[cst.CSTNode] = set()
+        self.names: Set[str] = set()
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if node in self.wanted:
+            self.present.add(node)
+        if isinstance(node, cst.Attribute):
+            node.value.visit(self)
+            return False
+        if isinstance(node, cst.Arg):
+            node.value.visit(self)
+            return False
+        if isinstance(node, cst.Param):
+            for sub in (node.annotation, node.default):
+                if sub is not None:
+                    sub.visit(self)
+            return False
+        if isinstance(node, (cst.Import, cst.ImportFrom)):
+            return False
+        if isinstance(node, cst.Name):
+            self.names.add(node.value)
+        return True
+
+
+def run_rules(module: cst.Module, ctx: FileContext, rule_types) -> Tuple[cst.Module, LeftoverResult]:
+    """Apply all rules in one traversal; return the new module and its leftovers' result."""
+    driver = RuleDriver(ctx, rule_types)
+    out = module.visit(driver)
+    result = driver.result
+    present = _Present({stmt for _, stmt in driver.placed})
+    out.visit(present)
+    result.used_names = present.names
+    result.found = len(driver.uses)
+    covers: Dict[cst.CSTNode, Set[cst.CSTNode]] = {}
+    for p, stmt in driver.placed:
+        covers.setdefault(stmt, set()).update(p.covers)
+    left = set()
+    for p, stmt in driver.placed:
+        if stmt not in present.present:
+            continue
+        if p.use is not None:
+            left.add(p.use)
+            binding = ctx.names.binding_of(p.use) if not isinstance(p.use, cst.Call) else None
+            if binding is not None and not _respelled(binding):
+                result.kept_bindings.add(id(binding))
+            if p.use in covers[stmt]:
+                continue
+        (result.warnings if p.kind == "warning" else result.unsupported).append(p.finding)
+    result.converted = result.found - len(left)
+    return out, result
+
+
+def add_marker(stmt: cst.CSTNode, texts: List[str]) -> cst.CSTNode:
+    """Append ``# jtport: ...`` to the statement's line comment (idempotent)."""
+    def merged(comment: Optional[cst.Comment]) -> Optional[cst.Comment]:
+        existing = comment.value if comment is not None else ""
+        new = [t for t in texts if t not in existing]
+        if not new:
+            return comment
+        marker = f"{MARKER} " + "; ".join(new)
+        return cst.Comment(f"{existing}  {marker}" if existing else marker)
+
+    def with_comment(tw: cst.TrailingWhitespace) -> cst.TrailingWhitespace:
+        c = merged(tw.comment)
+        if c is tw.comment:
+            return tw
+        ws = tw.whitespace if tw.comment is not None or tw.whitespace.value else cst.SimpleWhitespace("  ")
+        return tw.with_changes(whitespace=ws, comment=c)
+
+    if isinstance(stmt, (cst.SimpleStatementLine, cst.Decorator)):
+        return stmt.with_changes(trailing_whitespace=with_comment(stmt.trailing_whitespace))
+    body = getattr(stmt, "body", None)
+    if isinstance(body, cst.IndentedBlock):
+        return stmt.with_changes(body=body.with_changes(header=with_comment(body.header)))
+    if isinstance(body, cst.SimpleStatementSuite):
+        return stmt.with_changes(body=body.with_changes(trailing_whitespace=with_comment(body.trailing_whitespace)))
+    return stmt

@@ -1,0 +1,103 @@
+"""Convert one file's source: parse, resolve names, apply rules, mark leftovers, fix imports."""
+from __future__ import annotations
+
+import os
+import traceback
+from dataclasses import dataclass
+from typing import Iterator, Mapping, Optional, Tuple
+
+import libcst as cst
+from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
+
+from .context import FileContext
+from .imports import rewrite_imports
+from .leftovers import run_rules
+from .mapping import MappingTable, default_table
+from .names import resolve
+from .report import FileReport, Finding
+from .rules import RULES
+
+
+@dataclass
+class ConvertResult:
+    """The converted source of one file and its report."""
+
+    code: str
+    report: FileReport
+
+    @property
+    def changed(self) -> bool:
+        """True when the converted code differs from the input."""
+        return self.report.changed
+
+
+class _Positions(Mapping):
+    """node -> (line, column) of the original source, 1-based line and column."""
+
+    def __init__(self, ranges: Mapping[cst.CSTNode, CodeRange]):
+        self.ranges = ranges
+
+    def __getitem__(self, node: cst.CSTNode) -> Tuple[int, int]:
+        r = self.ranges[node]
+        return r.start.line, r.start.column + 1
+
+    def get(self, node, default=None):
+        r = self.ranges.get(node)
+        return default if r is None else (r.start.line, r.start.column + 1)
+
+    def __iter__(self) -> Iterator[cst.CSTNode]:
+        return iter(self.ranges)
+
+    def __len__(self) -> int:
+        return len(self.ranges)
+
+
+def parse_error(path: str, error: cst.ParserSyntaxError) -> Finding:
+    """A report finding for a file libcst cannot parse."""
+    return Finding(path, error.raw_line, error.raw_column + 1, "", "JT900",
+                   f"syntax error: {error.message}")
+
+
+def convert_source(source: str, path: str = "<string>", table: Optional[MappingTable] = None) -> ConvertResult:
+    """Convert the torch code in ``source`` to Jittor.
+
+    Never raises on user input: a file that does not parse is returned unchanged with a
+    ``JT900`` error in its report; a converter bug on one file gives ``JT901`` (set
+    ``JTPORT_DEBUG=1`` to get the traceback raised instead).
+    """
+    report = FileReport(path)
+    try:
+        module = cst.parse_module(source)
+    except cst.ParserSyntaxError as e:
+        report.error = parse_error(path, e)
+        return ConvertResult(source, report)
+    table = table if table is not None else default_table()
+    names = resolve(module, list(table.methods))
+    if not names.has_torch:
+        return ConvertResult(source, report)
+    try:
+        code = _convert_module(module, names, table, path, source, report)
+    except Exception as e:  # a converter bug must not stop a whole tree's conversion
+        if os.environ.get("JTPORT_DEBUG"):
+            raise
+        report.error = Finding(path, 0, 0, "", "JT901", f"{type(e).__name__}: {e}")
+        report.notes.append(traceback.format_exc(limit=-3))
+        return ConvertResult(source, report)
+    report.changed = code != source
+    return ConvertResult(code, report)
+
+
+def _convert_module(module: cst.Module, names, table: MappingTable, path: str, source: str,
+                    report: FileReport) -> str:
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    positions = _Positions(wrapper.resolve(PositionProvider))
+    ctx = FileContext(path, source, names, table, positions=positions)  # type: ignore[arg-type]
+    for rec in names.imports:
+        if rec.star:
+            ctx.unsupported(rec.node, "import *", "star import from torch: import the names you use explicitly")
+    module, left = run_rules(module, ctx, RULES)
+    module = rewrite_imports(module, ctx, left)
+    report.found, report.converted = left.found, left.converted
+    report.unsupported, report.warnings = left.unsupported, left.warnings
+    report.notes.extend(ctx.notes)
+    return module.code

@@ -1,0 +1,206 @@
+"""The table-driven rule: every torch API reference and tensor-method call with a table row.
+
+For a reference (``torch.cat``, ``nn.Conv2d``, ``F.relu``, ``torch.float32``) it writes the
+row's target; for a call it also applies the row's argument policy (renames, harmless drops,
+rejected arguments); for a tensor-method row it renames the method or turns it into a function
+call with the receiver first (``x.var(1)`` -> ``shims.var(x, 1)``).
+"""
+from __future__ import annotations
+
+from typing import List, Optional, Tuple, Union
+
+import libcst as cst
+
+from ..mapping import ApiEntry
+from ..names import NATURAL_MODULES, chain_head, dotted
+from .base import Rule
+
+_EMPTY = cst.Module([])
+
+
+def code_of(node: cst.CSTNode) -> str:
+    """The source text of a node."""
+    return _EMPTY.code_for_node(node)
+
+
+def _keyword(arg: cst.Arg, name: str) -> cst.Arg:
+    return arg.with_changes(
+        keyword=cst.Name(name),
+        equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""),
+                              whitespace_after=cst.SimpleWhitespace("")))
+
+
+def transform_args(entry: ApiEntry, args: List[cst.Arg]) -> Tuple[List[cst.Arg], List[str], Optional[str]]:
+    """Apply a row's argument policy to a call's arguments.
+
+    Returns (new arguments, notes about dropped arguments, problem).  ``problem`` is set when
+    an argument is rejected: the call then must stay as it is and be reported.
+    """
+    if not (entry.rename or entry.drop or entry.reject):
+        return list(args), [], None
+    out: List[cst.Arg] = []
+    notes: List[str] = []
+    shifted = False
+    position = 0
+    for arg in args:
+        if arg.star:  # *args / **kwargs: names unknown statically
+            if entry.reject or entry.drop:
+                return list(args), [], (f"`{arg.star}{code_of(arg.value)}` hides which arguments reach "
+                                        f"{entry.api}; its argument policy cannot be checked")
+            out.append(arg)
+            continue
+        if arg.keyword is None:
+            name = entry.params[position] if position < len(entry.params) else None
+            position += 1
+        else:
+            name = arg.keyword.value
+        if name is not None and name in entry.reject:
+            rej = entry.reject[name]
+            value = code_of(arg.value)
+            if value not in rej.allow:
+                return list(args), [], f"argument {name}={value}: {rej.reason}"
+            notes.append(f"{entry.api}: dropped {name}={value} (the Jittor default)")
+            shifted = shifted or arg.keyword is None
+            continue
+        if name is not None and name in entry.drop:
+            notes.append(f"{entry.api}: dropped {name}= ({entry.drop[name]})")
+            shifted = shifted or arg.keyword is None
+            continue
+        new_name = entry.rename.get(name, name) if name is not None else None
+        if arg.keyword is None and not shifted:
+            out.append(arg)
+        elif new_name is not None and (arg.keyword is None or new_name != arg.keyword.value):
+            out.append(_keyword(arg, new_name))
+        else:
+            out.append(arg)
+    if len(out) < len(args) and out:
+        out[-1] = out[-1].with_changes(comma=args[-1].comma)
+    return out, notes, None
+
+
+class ApiCallRule(Rule):
+    """Apply the mapping table to torch references, calls and tensor-method calls."""
+
+    name = "api_calls"
+
+    # -- references -------------------------------------------------------------------
+    def _lookup(self, qual: str) -> Tuple[Optional[ApiEntry], str]:
+        """The row for ``qual`` or for its longest prefix that is a class/module row,
+        plus the attribute path left over (``torch.nn.Module.__init__`` -> Module row,
+        ``.__init__``)."""
+        table = self.ctx.table
+        entry = table.get(qual)
+        if entry is not None:
+            return entry, ""
+        parts = qual.split(".")
+        for i in range(len(parts) - 1, 1, -1):
+            e = table.get(".".join(parts[:i]))
+            if e is not None and e.kind in ("class", "module"):
+                return e, "." + ".".join(parts[i:])
+        return None, ""
+
+    def _natural(self, node: cst.BaseExpression, target: str) -> bool:
+        """True when ``node`` already spells ``target`` once its import is converted."""
+        binding = self.ctx.names.binding_of(node)
+        if binding is None:
+            return False
+        if binding.from_import and not binding.is_module:
+            # the import itself is retargeted; a bare name stays as written
+            return isinstance(node, cst.Name)
+        natural_root = NATURAL_MODULES.get(binding.qualname)
+        if natural_root is None or binding.qualname in ("torch", "torchvision"):
+            return False
+        parts = dotted(node)
+        return parts is not None and ".".join([natural_root, *parts[1:]]) == target
+
+    def _convert_reference(self, original: cst.BaseExpression, updated: cst.BaseExpression,
+                           qual: str) -> Optional[cst.BaseExpression]:
+        """The converted expression for a torch reference, or None to leave it."""
+        entry, rest = self._lookup(qual)
+        if entry is None:
+            natural = NATURAL_MODULES.get(qual)
+            if natural is None:
+                return None
+            target = natural  # a bare module reference (``F`` passed as a value)
+        elif entry.status == "unsupported":
+            self.ctx.unsupported(original, qual, entry.reason)
+            return None
+        elif entry.status == "rewritten" or entry.target is None or entry.target.startswith("."):
+            return None  # a statement rule should have taken it: reported as a leftover
+        else:
+            target = entry.target + rest
+        self.ctx.handled(original)
+        if self._natural(original, target):
+            return updated
+        return self.ctx.spell(target)
+
+    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+        if original in self.ctx.names.call_funcs:
+            return updated
+        qual = self.ctx.names.uses.get(original)
+        if qual is None:
+            return updated
+        return self._convert_reference(original, updated, qual) or updated
+
+    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+        if original in self.ctx.names.call_funcs:
+            return updated
+        qual = self.ctx.names.uses.get(original)
+        if qual is None:
+            return updated
+        return self._convert_reference(original, updated, qual) or updated
+
+    # -- calls --------------------------------------------------------------------------
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        names = self.ctx.names
+        func = original.func
+        qual = names.uses.get(func)
+        if qual is not None:
+            return self._convert_function_call(original, updated, qual)
+        mqual = names.method_uses.get(func)
+        if mqual is not None:
+            return self._convert_method_call(original, updated, mqual)
+        return updated
+
+    def _args_or_report(self, original: cst.Call, updated: cst.Call, entry: ApiEntry,
+                        qual: str) -> Optional[List[cst.Arg]]:
+        args, notes, problem = transform_args(entry, list(updated.args))
+        if problem is not None:
+            self.ctx.unsupported(original, qual, problem, code="JT002")
+            return None
+        for n in notes:
+            self.ctx.note(n)
+        return args
+
+    def _convert_function_call(self, original: cst.Call, updated: cst.Call, qual: str) -> cst.BaseExpression:
+        entry, rest = self._lookup(qual)
+        if entry is None or rest or entry.status != "direct" and entry.status != "shim":
+            func = self._convert_reference(original.func, updated.func, qual)
+            return updated if func is None else updated.with_changes(func=func)
+        args = self._args_or_report(original, updated, entry, qual)
+        if args is None:
+            return updated
+        func = self._convert_reference(original.func, updated.func, qual)
+        return updated.with_changes(func=func or updated.func, args=args)
+
+    def _convert_method_call(self, original: cst.Call, updated: cst.Call, qual: str) -> cst.BaseExpression:
+        entry = self.ctx.table.get(qual)
+        if entry is None:
+            return updated
+        if entry.status == "unsupported":
+            self.ctx.unsupported(original, qual, entry.reason)
+            return updated
+        if entry.status == "rewritten" or not entry.target:
+            return updated
+        args = self._args_or_report(original, updated, entry, qual)
+        if args is None:
+            return updated
+        self.ctx.handled_nodes.add(original.func)
+        func = updated.func
+        assert isinstance(func, cst.Attribute)
+        if entry.target.startswith("."):
+            return updated.with_changes(func=func.with_changes(attr=cst.Name(entry.target[1:])), args=args)
+        receiver = cst.Arg(value=func.value)
+        if args:
+            receiver = receiver.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+        return updated.with_changes(func=self.ctx.spell(entry.target), args=[receiver, *args])
