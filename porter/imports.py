@@ -101,7 +101,8 @@ class _ImportRewriter(cst.CSTTransformer):
 
     def _canonical(self) -> List[cst.SimpleStatementLine]:
         lines = []
-        texts = list(self.ctx.needed_imports.values())
+        needed = self.ctx.needed_imports
+        texts = [needed[root] for root in ("jittor", "shims") if root in needed]
         if self.result.needs_torch_import:
             texts.append("import torch")
         for text in texts:
@@ -156,6 +157,10 @@ class _ImportRewriter(cst.CSTTransformer):
             lines[0] = lines[0].with_changes(leading_lines=stmt.leading_lines)
             new_body.extend(lines)
         return new_body, carry
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        # only the paths to imports and marked statements: the rest is left as it is
+        return node in self.result.paths and super().on_visit(node)
 
     def on_leave(self, original: cst.CSTNode, updated: cst.CSTNode):
         texts = self.result.statement_marks.get(original)

@@ -54,6 +54,8 @@ class LeftoverResult:
     translated: Dict[cst.CSTNode, cst.CSTNode] = field(default_factory=dict)
     statement_marks: Dict[cst.CSTNode, List[str]] = field(default_factory=dict)
     used_names: Set[str] = field(default_factory=set)
+    #: output nodes on the way to an import or a statement mark (the last stage visits only these)
+    paths: Set[cst.CSTNode] = field(default_factory=set)
 
 
 def default_reason(ctx: FileContext, api: str) -> Tuple[str, str]:
@@ -86,6 +88,7 @@ class RuleDriver(cst.CSTTransformer):
         self.placed: List[Tuple[_Pending, cst.CSTNode]] = []   # (pending, its statement)
         self._marks_seen = 0
         self._dispatch: Dict[Tuple[str, str], list] = {}
+        self._on_path: List[bool] = [False]
 
     def _methods(self, prefix: str, type_name: str) -> list:
         key = (prefix, type_name)
@@ -97,6 +100,7 @@ class RuleDriver(cst.CSTTransformer):
 
     # -- traversal ----------------------------------------------------------------------
     def on_visit(self, node: cst.CSTNode) -> bool:
+        self._on_path.append(False)
         if isinstance(node, (*_STATEMENTS, cst.IndentedBlock)):
             self.pending.append([])
         descend = True
@@ -111,8 +115,10 @@ class RuleDriver(cst.CSTTransformer):
             result = leave(original, result)
             if not isinstance(result, type(original)):
                 break
+        on_path = self._on_path.pop()
         if original in self.tracked:
             self.result.translated[original] = result
+            on_path = True
         calls = self.ctx.names.call_funcs
         if original in self.uses and original not in calls and original not in self.ctx.handled_nodes \
                 and isinstance(result, cst.CSTNode):
@@ -129,6 +135,12 @@ class RuleDriver(cst.CSTTransformer):
                 self.pending[-1].extend(inner)
         elif isinstance(original, _STATEMENTS) and isinstance(result, cst.CSTNode):
             result = self._close_statement(result)
+        if isinstance(result, (cst.IndentedBlock, cst.Module)) and any(
+                s in self.result.statement_marks for s in result.body):
+            on_path = True
+        if on_path and isinstance(result, cst.CSTNode):
+            self.result.paths.add(result)
+            self._on_path[-1] = True
         return result
 
     # -- leftovers and marks ------------------------------------------------------------
@@ -184,34 +196,20 @@ class RuleDriver(cst.CSTTransformer):
         return stmt
 
 
-class _Present(cst.CSTVisitor):
-    """Which statements survived into the output, and which names it reads."""
+def _not_read(node: cst.CSTNode):
+    """For :func:`walk`: the children of ``node`` that are not names read by the code."""
+    if isinstance(node, cst.Attribute):
+        return (node.attr,)
+    if isinstance(node, cst.Arg):
+        return (node.keyword,) if node.keyword is not None else ()
+    if isinstance(node, (cst.Import, cst.ImportFrom)):
+        return tuple(node.names) if not isinstance(node.names, cst.ImportStar) else ()
+    if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Param)):
+        return (node.name,)
+    return ()
 
-    def __init__(self, wanted: Set[cst.CSTNode]):
-        super().__init__()
-        self.wanted = wanted
-        self.present: Set[cst.CSTNode] = set()
-        self.names: Set[str] = set()
 
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        if node in self.wanted:
-            self.present.add(node)
-        if isinstance(node, cst.Attribute):
-            node.value.visit(self)
-            return False
-        if isinstance(node, cst.Arg):
-            node.value.visit(self)
-            return False
-        if isinstance(node, cst.Param):
-            for sub in (node.annotation, node.default):
-                if sub is not None:
-                    sub.visit(self)
-            return False
-        if isinstance(node, (cst.Import, cst.ImportFrom)):
-            return False
-        if isinstance(node, cst.Name):
-            self.names.add(node.value)
-        return True
+_NOT_READ = _not_read
 
 
 def run_rules(module: cst.Module, ctx: FileContext, rule_types) -> Tuple[cst.Module, LeftoverResult]:
@@ -219,16 +217,20 @@ def run_rules(module: cst.Module, ctx: FileContext, rule_types) -> Tuple[cst.Mod
     driver = RuleDriver(ctx, rule_types)
     out = module.visit(driver)
     result = driver.result
-    present = _Present({stmt for _, stmt in driver.placed})
-    out.visit(present)
-    result.used_names = present.names
+    wanted = {stmt for _, stmt in driver.placed}
+    present: Set[cst.CSTNode] = set()
+    for node in walk(out, skip=_NOT_READ):
+        if isinstance(node, cst.Name):
+            result.used_names.add(node.value)
+        elif node in wanted:
+            present.add(node)
     result.found = len(driver.uses)
     covers: Dict[cst.CSTNode, Set[cst.CSTNode]] = {}
     for p, stmt in driver.placed:
         covers.setdefault(stmt, set()).update(p.covers)
     left = set()
     for p, stmt in driver.placed:
-        if stmt not in present.present:
+        if stmt not in present:
             continue
         if p.use is not None:
             left.add(p.use)

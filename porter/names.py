@@ -140,22 +140,20 @@ class TorchNames:
         head = chain_head(expr)
         return self.heads.get(head) if head is not None else None
 
-    def is_foreign(self, expr: cst.BaseExpression) -> bool:
-        """True when ``expr`` is rooted at a non-torch import (``np.x``, ``os.path``)."""
-        head = chain_head(expr)
-        return head is not None and dotted(expr) is not None and head in self.foreign_heads
-
     def is_tensor_receiver(self, expr: cst.BaseExpression) -> bool:
         """False for receivers that clearly are not tensors: literals, non-torch modules
-        and torch modules/functions themselves (``torch.cat`` is not a method call)."""
+        and torch modules/functions themselves (``torch.cat`` is not a method call), and
+        expressions computed from a non-torch module (``np.zeros(3).reshape(3)``)."""
         if isinstance(expr, _LITERALS):
             return False
-        if self.is_foreign(expr):
+        if self.qualname(expr) is not None:
             return False
-        q = self.qualname(expr)
-        if q is not None:
+        root = expr
+        while isinstance(root, (cst.Call, cst.Attribute, cst.Subscript)):
+            root = root.func if isinstance(root, cst.Call) else root.value
+        if isinstance(root, _LITERALS):
             return False
-        return True
+        return not (isinstance(root, cst.Name) and root in self.foreign_heads)
 
 
 class _Scope:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import sys
 import traceback
 from dataclasses import dataclass
 from typing import Iterator, Mapping, Optional, Tuple
@@ -32,10 +33,20 @@ class ConvertResult:
 
 
 class _Positions(Mapping):
-    """node -> (line, column) of the original source, 1-based line and column."""
+    """node -> (line, column) of the original source, 1-based line and column.
 
-    def __init__(self, ranges: Mapping[cst.CSTNode, CodeRange]):
-        self.ranges = ranges
+    Computed on first use only: resolving positions costs about a code generation pass, and
+    most files have no finding that needs a line number."""
+
+    def __init__(self, module: cst.Module):
+        self.module = module
+        self._ranges: Optional[Mapping[cst.CSTNode, CodeRange]] = None
+
+    @property
+    def ranges(self) -> Mapping[cst.CSTNode, CodeRange]:
+        if self._ranges is None:
+            self._ranges = MetadataWrapper(self.module, unsafe_skip_copy=True).resolve(PositionProvider)
+        return self._ranges
 
     def __getitem__(self, node: cst.CSTNode) -> Tuple[int, int]:
         r = self.ranges[node]
@@ -71,12 +82,15 @@ def convert_source(source: str, path: str = "<string>", table: Optional[MappingT
     except cst.ParserSyntaxError as e:
         report.error = parse_error(path, e)
         return ConvertResult(source, report)
-    table = table if table is not None else default_table()
-    names = resolve(module, list(table.methods))
-    if not names.has_torch:
+    if "torch" not in source:  # cannot import torch or torchvision: nothing to do
         return ConvertResult(source, report)
+    table = table if table is not None else default_table()
     try:
-        code = _convert_module(module, names, table, path, source, report)
+        with _deep_recursion():
+            names = resolve(module, list(table.methods))
+            if not names.has_torch:
+                return ConvertResult(source, report)
+            code = _convert_module(module, names, table, path, source, report)
     except Exception as e:  # a converter bug must not stop a whole tree's conversion
         if os.environ.get("JTPORT_DEBUG"):
             raise
@@ -87,11 +101,23 @@ def convert_source(source: str, path: str = "<string>", table: Optional[MappingT
     return ConvertResult(code, report)
 
 
+class _deep_recursion:
+    """libcst visitors recurse once per nesting level; generated code nests deeply."""
+
+    LIMIT = 20000
+
+    def __enter__(self):
+        self.old = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(self.old, self.LIMIT))
+
+    def __exit__(self, *exc):
+        sys.setrecursionlimit(self.old)
+        return False
+
+
 def _convert_module(module: cst.Module, names, table: MappingTable, path: str, source: str,
                     report: FileReport) -> str:
-    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-    positions = _Positions(wrapper.resolve(PositionProvider))
-    ctx = FileContext(path, source, names, table, positions=positions)  # type: ignore[arg-type]
+    ctx = FileContext(path, source, names, table, positions=_Positions(module))
     for rec in names.imports:
         if rec.star:
             ctx.unsupported(rec.node, "import *", "star import from torch: import the names you use explicitly")

@@ -135,7 +135,7 @@ class ApiCallRule(Rule):
         return self.ctx.spell(target)
 
     def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
-        if original in self.ctx.names.call_funcs:
+        if original in self.ctx.names.call_funcs or original in self.ctx.handled_nodes:
             return updated
         qual = self.ctx.names.uses.get(original)
         if qual is None:
@@ -143,7 +143,7 @@ class ApiCallRule(Rule):
         return self._convert_reference(original, updated, qual) or updated
 
     def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
-        if original in self.ctx.names.call_funcs:
+        if original in self.ctx.names.call_funcs or original in self.ctx.handled_nodes:
             return updated
         qual = self.ctx.names.uses.get(original)
         if qual is None:
@@ -154,6 +154,8 @@ class ApiCallRule(Rule):
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         names = self.ctx.names
         func = original.func
+        if func in self.ctx.handled_nodes:
+            return updated  # an earlier rule converted this call
         qual = names.uses.get(func)
         if qual is not None:
             return self._convert_function_call(original, updated, qual)

@@ -1,0 +1,117 @@
+"""Conversion speed in lines/second next to bare libcst parse+print, measured in one run.
+
+Corpora:
+* ``examples/demo_project`` (a torch project: the whole pipeline runs on every file);
+* a large standard-library directory (default ``Lib/idlelib``): as shipped (no file imports
+  torch, so jtport parses and stops) and "forced" (``import torch`` prepended to every file, so
+  name resolution, every rule, the leftover pass and code generation run on all of it).
+
+Usage: ``python bench/bench_convert.py [--stdlib-dir NAME] [--repeat N] [--jobs 1 2]``.
+Prints one row per corpus and mode; medians of ``--repeat`` runs.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import sysconfig
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Callable, List, Sequence
+
+import libcst as cst
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from porter import convert_source  # noqa: E402
+from porter.engine import convert_path  # noqa: E402
+
+
+def bare(source: str) -> str:
+    """libcst alone: parse and print."""
+    return cst.parse_module(source).code
+
+
+def jtport(source: str) -> str:
+    """The converter on one source."""
+    return convert_source(source).code
+
+
+def _run_chunk(args):
+    fn_name, sources = args
+    fn = {"bare": bare, "jtport": jtport}[fn_name]
+    for s in sources:
+        fn(s)
+    return len(sources)
+
+
+def timed(fn_name: str, sources: Sequence[str], jobs: int, repeat: int) -> float:
+    """Median seconds to process all ``sources`` with ``jobs`` processes."""
+    times = []
+    for _ in range(repeat):
+        if jobs == 1:
+            fn: Callable[[str], str] = {"bare": bare, "jtport": jtport}[fn_name]
+            t = time.perf_counter()
+            for s in sources:
+                fn(s)
+            times.append(time.perf_counter() - t)
+        else:
+            chunks = [list(sources[i::jobs * 4]) for i in range(jobs * 4)]
+            with ProcessPoolExecutor(jobs) as pool:
+                list(pool.map(_run_chunk, [(fn_name, sources[:1])] * jobs))  # warm the workers
+                t = time.perf_counter()
+                list(pool.map(_run_chunk, [(fn_name, c) for c in chunks]))
+                times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def load(paths: Sequence[Path]) -> List[str]:
+    """Sources of the files that parse (libcst)."""
+    out = []
+    for p in paths:
+        try:
+            text = p.read_text(encoding="utf-8")
+            cst.parse_module(text)
+        except Exception:
+            continue
+        out.append(text)
+    return out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--stdlib-dir", default="idlelib")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
+    args = ap.parse_args(argv)
+
+    demo = load(sorted((ROOT / "examples" / "demo_project").rglob("*.py"))) * 20
+    lib = Path(sysconfig.get_paths()["stdlib"]) / args.stdlib_dir
+    stdlib = load(sorted(lib.rglob("*.py")))
+    forced = ["import torch\n" + s for s in stdlib]
+    corpora = [("demo project x20", demo), (f"stdlib {args.stdlib_dir}", stdlib),
+               (f"stdlib {args.stdlib_dir} + 'import torch'", forced)]
+    print(f"{'corpus':<40} {'lines':>7} {'jobs':>4} {'bare lines/s':>13} {'jtport lines/s':>15} {'ratio':>6}")
+    for name, sources in corpora:
+        lines = sum(s.count("\n") for s in sources)
+        for jobs in args.jobs:
+            tb = timed("bare", sources, jobs, args.repeat)
+            tj = timed("jtport", sources, jobs, args.repeat)
+            print(f"{name:<40} {lines:>7} {jobs:>4} {lines / tb:>13,.0f} {lines / tj:>15,.0f} {tb / tj:>6.2f}")
+    with tempfile.TemporaryDirectory() as tmp:
+        for jobs in args.jobs:
+            t = time.perf_counter()
+            report = convert_path(lib, Path(tmp) / f"out{jobs}", jobs=jobs)
+            dt = time.perf_counter() - t
+            lines = sum(s.count("\n") for s in stdlib)
+            print(f"jtport convert {args.stdlib_dir} -j {jobs}: {len(report.files)} files in {dt:.2f}s "
+                  f"({lines / dt:,.0f} lines/s, I/O included)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,21 @@
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+
+def apply(F, x):
+    # F is a parameter here, not torch.nn.functional
+    return F(x)
+
+
+def reshape_numpy():
+    return np.zeros(3).reshape(3, 1).var(0)
+
+
+def rebinding(x):
+    torch = None  # a local that shadows the import
+    return torch
+
+
+def uses_torch(x):
+    return torch.cat([F.relu(x), "abc".clamp(0)], 0).clamp(min=0)
