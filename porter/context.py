@@ -106,7 +106,7 @@ def walk(node: cst.CSTNode, skip=None) -> List[cst.CSTNode]:
     """Every node of a subtree, ``node`` first (order otherwise unspecified).
 
     ``skip(n)`` may return children of ``n`` whose subtrees are left out.  Reads the dataclass
-    fields directly: about 4x faster than a ``CSTVisitor``."""
+    fields directly (about 4x faster than a ``CSTVisitor``)."""
     out: List[cst.CSTNode] = []
     stack = [node]
     fields_of = _FIELDS
@@ -121,11 +121,40 @@ def walk(node: cst.CSTNode, skip=None) -> List[cst.CSTNode]:
         t = type(n)
         names = fields_of.get(t)
         if names is None:
-            names = fields_of[t] = tuple(f.name for f in dataclasses.fields(t))
+            names = fields_of[t] = _child_fields(t)
         for name in names:
             v = getattr(n, name)
-            if isinstance(v, cst.CSTNode):
+            if type(v) in (list, tuple):
+                stack.extend(x for x in v if is_node(x))
+            elif is_node(v):
                 stack.append(v)
-            elif isinstance(v, (list, tuple)):
-                stack.extend(x for x in v if isinstance(x, cst.CSTNode))
     return out
+
+
+_NODE_TYPES: Dict[type, bool] = {}
+
+
+def is_node(value) -> bool:
+    """``isinstance(value, cst.CSTNode)``, cached per type (libcst's bases are ABCs: slow)."""
+    t = type(value)
+    known = _NODE_TYPES.get(t)
+    if known is None:
+        known = _NODE_TYPES[t] = isinstance(value, cst.CSTNode)
+    return known
+
+
+def _child_fields(t: type) -> Tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(t))
+
+
+def type_check(classes) -> "callable":
+    """A fast ``isinstance(node, classes)`` for CST nodes, cached per node type."""
+    cache: Dict[type, bool] = {}
+
+    def check(node) -> bool:
+        t = type(node)
+        v = cache.get(t)
+        if v is None:
+            v = cache[t] = isinstance(node, classes)
+        return v
+    return check

@@ -20,7 +20,7 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple, Type
 
 import libcst as cst
 
-from .context import FileContext, Mark, attribute_chain, walk
+from .context import FileContext, Mark, attribute_chain, is_node, type_check, walk
 from .names import NATURAL_MODULES, ImportBinding
 from .report import Finding
 
@@ -28,6 +28,9 @@ MARKER = "# jtport:"
 
 _STATEMENTS = (cst.SimpleStatementLine, cst.BaseCompoundStatement, cst.Decorator,
                cst.ExceptHandler, cst.Else, cst.Finally)
+_is_statement = type_check(_STATEMENTS)
+_opens_markers = type_check((*_STATEMENTS, cst.IndentedBlock))
+_is_block = type_check((cst.IndentedBlock, cst.Module))
 
 
 @dataclass
@@ -89,6 +92,7 @@ class RuleDriver(cst.CSTTransformer):
         self._marks_seen = 0
         self._dispatch: Dict[Tuple[str, str], list] = {}
         self._on_path: List[bool] = [False]
+        self.hot = ctx.names.hot_statements
 
     def _methods(self, prefix: str, type_name: str) -> list:
         key = (prefix, type_name)
@@ -101,8 +105,11 @@ class RuleDriver(cst.CSTTransformer):
     # -- traversal ----------------------------------------------------------------------
     def on_visit(self, node: cst.CSTNode) -> bool:
         self._on_path.append(False)
-        if isinstance(node, (*_STATEMENTS, cst.IndentedBlock)):
+        if _opens_markers(node):
             self.pending.append([])
+        hot = self.hot
+        if hot is not None and type(node) is cst.SimpleStatementLine and node not in hot:
+            return False  # nothing in it any rule reacts to: left as it is, not rebuilt
         descend = True
         for visit in self._methods("visit", type(node).__name__):
             if visit(node) is False:
@@ -113,7 +120,7 @@ class RuleDriver(cst.CSTTransformer):
         result = updated
         for leave in self._methods("leave", type(original).__name__):
             result = leave(original, result)
-            if not isinstance(result, type(original)):
+            if type(result) is not type(original):
                 break
         on_path = self._on_path.pop()
         if original in self.tracked:
@@ -121,24 +128,24 @@ class RuleDriver(cst.CSTTransformer):
             on_path = True
         calls = self.ctx.names.call_funcs
         if original in self.uses and original not in calls and original not in self.ctx.handled_nodes \
-                and isinstance(result, cst.CSTNode):
+                and is_node(result):
             result = self._leftover(original, result)
-        elif isinstance(original, cst.Call) and isinstance(result, cst.Call):
+        elif type(original) is cst.Call and type(result) is cst.Call:
             # a callee is decided with its call: rules convert ``f(...)`` as a whole
             func = original.func
             if func in self.uses and func not in self.ctx.handled_nodes:
                 result = result.with_changes(func=self._leftover(func, result.func))
         self._take_marks(result)
-        if isinstance(original, cst.IndentedBlock):
+        if type(original) is cst.IndentedBlock:
             inner = self.pending.pop()
             if inner and self.pending:
                 self.pending[-1].extend(inner)
-        elif isinstance(original, _STATEMENTS) and isinstance(result, cst.CSTNode):
+        elif _is_statement(original) and is_node(result):
             result = self._close_statement(result)
-        if isinstance(result, (cst.IndentedBlock, cst.Module)) and any(
+        if self.result.statement_marks and _is_block(result) and any(
                 s in self.result.statement_marks for s in result.body):
             on_path = True
-        if on_path and isinstance(result, cst.CSTNode):
+        if on_path and not isinstance(result, (cst.RemovalSentinel, cst.FlattenSentinel)):
             self.result.paths.add(result)
             self._on_path[-1] = True
         return result

@@ -12,7 +12,7 @@ with a single visitor that only tracks import bindings.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, Set, Tuple
+from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -114,6 +114,9 @@ class TorchNames:
     #: func expressions of calls (so rules can tell a callee from a plain reference)
     call_funcs: Set[cst.CSTNode] = field(default_factory=set)
     imports: List[ImportRecord] = field(default_factory=list)
+    #: simple statements holding a torch use or an identifier some rule reacts to;
+    #: None when every statement must be visited (a rule declared no identifiers)
+    hot_statements: Optional[Set[cst.SimpleStatementLine]] = None
 
     @property
     def has_torch(self) -> bool:
@@ -168,12 +171,28 @@ _FOREIGN = ImportBinding("", "", True, False)  # marker binding for non-torch im
 
 
 class _Resolver(cst.CSTVisitor):
-    def __init__(self, method_names: Sequence[str]):
+    def __init__(self, method_names: Sequence[str], identifiers: Optional[FrozenSet[str]]):
         super().__init__()
         self.out = TorchNames()
         self.scopes: List[_Scope] = [_Scope()]
         self.method_names = frozenset(method_names)
         self.depth = 0  # >0 inside a function or class
+        self.identifiers = None if identifiers is None else identifiers | self.method_names
+        self.statement: Optional[cst.SimpleStatementLine] = None
+        if identifiers is not None:
+            self.out.hot_statements = set()
+
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        self.statement = node
+
+    def leave_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        self.statement = None
+
+    def _heat(self, names: Sequence[str]) -> None:
+        hot = self.out.hot_statements
+        if hot is not None and self.statement is not None and self.statement not in hot:
+            if any(n in self.identifiers for n in names):
+                hot.add(self.statement)
 
     # -- scopes -------------------------------------------------------------------
     def _lookup(self, name: str) -> Optional[ImportBinding]:
@@ -277,11 +296,15 @@ class _Resolver(cst.CSTVisitor):
         elif binding is not None:
             self.out.heads[head] = binding
             self.out.uses[node] = ".".join([binding.qualname, *parts[1:]])
+            if self.out.hot_statements is not None and self.statement is not None:
+                self.out.hot_statements.add(self.statement)
+        self._heat(parts)
         return True
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:
         if self._reference(node):
             return False
+        self._heat((node.attr.value,))
         node.value.visit(self)
         return False
 
@@ -391,12 +414,15 @@ class _Resolver(cst.CSTVisitor):
         return False
 
 
-def resolve(module: cst.Module, method_names: Sequence[str] = ()) -> TorchNames:
+def resolve(module: cst.Module, method_names: Sequence[str] = (),
+            identifiers: Optional[FrozenSet[str]] = frozenset()) -> TorchNames:
     """Resolve torch names in ``module``.
 
     ``method_names`` are the tensor methods the mapping table has rows for; calls of those
     methods on receivers that may be tensors are recorded in ``method_uses``.
+    ``identifiers`` are names (attributes or plain names) that make a simple statement worth
+    visiting for the rules (``hot_statements``); None means every statement is.
     """
-    r = _Resolver(method_names)
+    r = _Resolver(method_names, identifiers)
     module.visit(r)
     return r.out

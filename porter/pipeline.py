@@ -87,7 +87,7 @@ def convert_source(source: str, path: str = "<string>", table: Optional[MappingT
     table = table if table is not None else default_table()
     try:
         with _deep_recursion():
-            names = resolve(module, list(table.methods))
+            names = resolve(module, list(table.methods), rule_identifiers(RULES))
             if not names.has_torch:
                 return ConvertResult(source, report)
             code = _convert_module(module, names, table, path, source, report)
@@ -99,6 +99,16 @@ def convert_source(source: str, path: str = "<string>", table: Optional[MappingT
         return ConvertResult(source, report)
     report.changed = code != source
     return ConvertResult(code, report)
+
+
+def rule_identifiers(rules) -> Optional[frozenset]:
+    """The union of the rules' identifiers, or None when any rule wants every statement."""
+    found: set = set()
+    for rule in rules:
+        if rule.identifiers is None:
+            return None
+        found |= rule.identifiers
+    return frozenset(found)
 
 
 class _deep_recursion:

@@ -82,6 +82,7 @@ class ApiCallRule(Rule):
     """Apply the mapping table to torch references, calls and tensor-method calls."""
 
     name = "api_calls"
+    identifiers = frozenset()  # torch uses and tensor-method calls are found by name resolution
 
     # -- references -------------------------------------------------------------------
     def _lookup(self, qual: str) -> Tuple[Optional[ApiEntry], str]:

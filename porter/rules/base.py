@@ -1,6 +1,8 @@
 """The interface every conversion rule implements."""
 from __future__ import annotations
 
+from typing import FrozenSet, Optional
+
 import libcst as cst
 
 from ..context import FileContext
@@ -16,6 +18,12 @@ class Rule(cst.CSTTransformer):
     """
 
     name = "rule"
+
+    #: Attribute/plain names this rule reacts to inside simple statements that hold no torch
+    #: use (e.g. ``{"backward", "zero_grad", "step"}``).  The driver skips simple statements
+    #: with neither a torch use nor any rule's identifier.  None (the default) means "show me
+    #: every statement" and turns that pruning off.
+    identifiers: Optional[FrozenSet[str]] = None
 
     def __init__(self, ctx: FileContext):
         super().__init__()
