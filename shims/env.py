@@ -19,11 +19,17 @@ from __future__ import annotations
 
 import ctypes
 import glob
+import importlib
+import importlib.util
+import json
 import os
 import shutil
 import sys
 from dataclasses import dataclass
-from typing import Dict, List, Mapping, MutableMapping, Optional
+from typing import Dict, List, Mapping, MutableMapping, Optional, Sequence
+
+# Where Jittor 1.3.11 looks for nvcc after ``$nvcc_path`` and ``PATH`` (jittor/compiler.py).
+JITTOR_NVCC_FALLBACKS = ("/usr/local/cuda/bin/nvcc", "/usr/bin/nvcc", "/opt/cuda/bin/nvcc")
 
 
 @dataclass(frozen=True)
@@ -35,28 +41,68 @@ class Setting:
     reason: str
 
 
-def find_nvcc(environ: Mapping[str, str] = os.environ) -> Optional[str]:
-    """Return the nvcc Jittor would use (``$nvcc_path`` or ``nvcc`` on PATH), or None."""
+def jittor_home(environ: Mapping[str, str] = os.environ) -> str:
+    """The folder Jittor puts ``.cache/jittor`` under, decided as ``jittor_utils.home()`` does.
+
+    ``$JITTOR_HOME`` wins; otherwise a ``JITTOR_HOME`` that Jittor persisted in
+    ``$HOME/.cache/jittor/config.json`` (it writes one whenever the variable was set once);
+    otherwise ``$HOME``.
+    """
+    home = environ.get("HOME") or os.path.expanduser("~")
+    if environ.get("JITTOR_HOME"):
+        return os.path.abspath(environ["JITTOR_HOME"])
+    persisted = persisted_jittor_home(environ)
+    return os.path.abspath(persisted or home)
+
+
+def persisted_jittor_home(environ: Mapping[str, str] = os.environ) -> Optional[str]:
+    """The ``JITTOR_HOME`` recorded in ``$HOME/.cache/jittor/config.json``, or None."""
+    home = environ.get("HOME") or os.path.expanduser("~")
+    config = os.path.join(home, ".cache", "jittor", "config.json")
+    try:
+        with open(config, encoding="utf8") as f:
+            value = json.load(f).get("JITTOR_HOME")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return value if isinstance(value, str) and value else None
+
+
+def find_nvcc(environ: Mapping[str, str] = os.environ,
+              fallbacks: Sequence[str] = JITTOR_NVCC_FALLBACKS) -> Optional[str]:
+    """Return the nvcc Jittor would use, or None.
+
+    Jittor's order: ``$nvcc_path`` (empty means "no CUDA"), ``nvcc`` on PATH, then the
+    fixed locations in ``fallbacks``.
+    """
     if "nvcc_path" in environ:
         return environ["nvcc_path"] or None
-    return shutil.which("nvcc", path=environ.get("PATH"))
+    found = shutil.which("nvcc", path=environ.get("PATH", os.defpath))
+    if found:
+        return found
+    for path in fallbacks:
+        if os.path.isfile(path) and os.access(path, os.X_OK):
+            return path
+    return None
 
 
 def cuda_runtime_candidates(nvcc: str) -> List[str]:
-    """The ``libcudart`` files Jittor would try next to a given nvcc."""
-    cuda_dir = os.path.dirname(os.path.dirname(os.path.realpath(nvcc)))
-    found: List[str] = []
-    for sub in ("lib64", "lib", "targets/x86_64-linux/lib", "targets/sbsa-linux/lib"):
-        found.extend(sorted(glob.glob(os.path.join(cuda_dir, sub, "libcudart.so*"))))
-    return found
+    """The ``libcudart`` file Jittor loads for a given nvcc (jittor/compiler.py ``check_cuda``).
+
+    Jittor resolves nvcc's symlinks and loads exactly ``<nvcc dir>/../lib64/libcudart.so``
+    (``/usr/lib/x86_64-linux-gnu/libcudart.so`` for a distribution's ``/usr/bin/nvcc``); a
+    runtime elsewhere on the loader path does not help it.
+    """
+    if nvcc == "/usr/bin/nvcc":
+        return ["/usr/lib/x86_64-linux-gnu/libcudart.so"]
+    cuda_dir = os.path.dirname(os.path.realpath(nvcc))
+    return [os.path.abspath(os.path.join(cuda_dir, "..", "lib64", "libcudart.so"))]
 
 
 def cuda_runtime_loadable(nvcc: str) -> bool:
-    """True when a CUDA runtime library next to ``nvcc`` (or on the loader path) loads,
-    and a CUDA driver is present to talk to."""
-    libs = cuda_runtime_candidates(nvcc) + ["libcudart.so"]
+    """True when the CUDA runtime library Jittor loads for ``nvcc`` loads, and a CUDA
+    driver (``libcuda.so.1``) is present to talk to."""
     runtime_ok = False
-    for lib in libs:
+    for lib in cuda_runtime_candidates(nvcc):
         try:
             ctypes.CDLL(lib)
             runtime_ok = True
@@ -73,24 +119,33 @@ def cuda_runtime_loadable(nvcc: str) -> bool:
 
 
 def jittor_cache_dir(environ: Mapping[str, str] = os.environ) -> str:
-    """Where Jittor keeps its compile cache (``~/.cache/jittor`` unless redirected)."""
-    home = environ.get("HOME") or os.path.expanduser("~")
-    return os.path.join(home, ".cache", "jittor")
+    """Where Jittor keeps its caches (``<jittor_home>/.cache/jittor``, normally ``~/.cache/jittor``)."""
+    return os.path.join(jittor_home(environ), ".cache", "jittor")
 
 
 def onednn_cached(environ: Mapping[str, str] = os.environ) -> bool:
-    """True when a oneDNN build is already unpacked in Jittor's cache (no download needed)."""
-    return bool(glob.glob(os.path.join(jittor_cache_dir(environ), "**", "dnnl_*"), recursive=True))
+    """True when a oneDNN build is already unpacked in Jittor's cache (no download needed).
+
+    Mirrors ``jittor/compile_extern.py:install_mkl``: ``<cache>/mkl/dnnl_*/lib/libmkldnn.*``
+    (``bin/dnnl.dll`` on Windows).
+    """
+    mkl = os.path.join(jittor_cache_dir(environ), "mkl")
+    patterns = [os.path.join(mkl, "dnnl_*", "lib", "libmkldnn.so"),
+                os.path.join(mkl, "dnnl_*", "lib", "libmkldnn.dylib"),
+                os.path.join(mkl, "dnnl_*", "bin", "dnnl.dll")]
+    return any(glob.glob(p) for p in patterns)
 
 
-def required_settings(environ: Mapping[str, str] = os.environ) -> List[Setting]:
+def required_settings(environ: Mapping[str, str] = os.environ,
+                      nvcc_fallbacks: Sequence[str] = JITTOR_NVCC_FALLBACKS) -> List[Setting]:
     """The settings ``import jittor`` needs on this machine, each with its reason.
 
-    A variable the user already set is respected and not listed again.
+    A variable the user already set is respected and not listed again.  ``nvcc_fallbacks``
+    are the fixed nvcc locations Jittor tries (tests pass their own).
     """
     settings: List[Setting] = []
     if "nvcc_path" not in environ:
-        nvcc = find_nvcc(environ)
+        nvcc = find_nvcc(environ, nvcc_fallbacks)
         if nvcc and not cuda_runtime_loadable(nvcc):
             settings.append(Setting(
                 "nvcc_path", "",
@@ -101,6 +156,12 @@ def required_settings(environ: Mapping[str, str] = os.environ) -> List[Setting]:
             "use_mkl", "0",
             "oneDNN is not in Jittor's cache and Jittor would download it on first import "
             "(fails offline). use_mkl=0 uses Jittor's own CPU kernels."))
+    if "cache_name" not in environ:
+        settings.append(Setting(
+            "cache_name", "default",
+            "Jittor names its compile cache after the git branch of the folder it is installed "
+            "in; with a virtualenv inside your checkout every new branch would recompile Jittor's "
+            "core (~2 minutes). One cache for all branches."))
     return settings
 
 
@@ -120,6 +181,37 @@ def exports(environ: Mapping[str, str] = os.environ) -> str:
 def as_dict(environ: Mapping[str, str] = os.environ) -> Dict[str, str]:
     """The settings as a dict, for ``subprocess`` environments."""
     return {s.name: s.value for s in required_settings(environ)}
+
+
+_CHECKS_MODULE = "env_checks"
+
+
+def _checks_module():
+    """``shims/env_checks.py`` (the doctor's checks), imported without importing ``shims``.
+
+    ``import shims`` imports Jittor, which the doctor must never do in-process, so when this
+    file was loaded on its own (as a script, or by path) its sibling is loaded by path too.
+    """
+    if __package__:
+        return importlib.import_module(f"{__package__}.{_CHECKS_MODULE}")
+    name = "_jtport_env_checks"
+    if name not in sys.modules:
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), _CHECKS_MODULE + ".py")
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+def __getattr__(name: str):
+    """Expose the doctor's checks (``CHECKS``, ``run_checks``, ...) as ``shims.env.<name>``."""
+    if name.startswith("__"):
+        raise AttributeError(name)
+    module = _checks_module()
+    if name in getattr(module, "__all__", ()):
+        return getattr(module, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,113 @@
+"""``jtport doctor`` end to end: the CLI, its exit status, JSON, the README section, and a
+whole run on this machine (the checks one by one are in ``tests/doctor/``)."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from porter import doctor
+
+ROOT = Path(__file__).resolve().parents[1]
+BEGIN, END = "<!-- troubleshooting:begin -->", "<!-- troubleshooting:end -->"
+ENV = doctor.env_module()
+
+
+def _run_doctor(*args, env=None, timeout=120):
+    """``python -m porter.doctor ARGS`` from the repository root, as users run it."""
+    environ = {k: v for k, v in os.environ.items() if k not in ("nvcc_path", "use_mkl")}
+    environ.update(env or {})
+    return subprocess.run([sys.executable, "-m", "porter.doctor", *args], cwd=ROOT, env=environ,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def test_whole_run_on_this_machine_is_ok_or_warning_with_reasons():
+    proc = _run_doctor("--json", "--runtime")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    report = json.loads(proc.stdout)
+    findings = {f["check"]: f for f in report["findings"]}
+    assert list(findings) == [c.name for c in ENV.CHECKS] + ["runtime"]
+    assert report["status"] in ("ok", "warning") and report["exit_code"] == 0
+    for f in findings.values():
+        assert f["status"] in ("ok", "warning") and f["message"]
+        if f["status"] == "warning":
+            assert f["fix"], f  # a warning always says what to do
+    assert findings["jittor_import"]["details"]["version"] == "1.3.11.0"
+    # the settings doctor reports are exactly the ones shims.env decides
+    clean = {k: v for k, v in os.environ.items() if k not in ("nvcc_path", "use_mkl")}
+    assert report["settings"] == [{"name": s.name, "value": s.value, "reason": s.reason}
+                                  for s in ENV.required_settings(clean)]
+    assert "shims.memory_report()" in findings["runtime"]["message"]
+
+
+def test_text_output_one_line_per_check_and_exit_status_on_a_problem(tmp_path):
+    proc = _run_doctor("--python", str(tmp_path / "no-such-python"), timeout=60)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    lines = proc.stdout.splitlines()
+    for check in ENV.CHECKS:
+        row = [ln for ln in lines if ln.split()[1:2] == [check.name]]
+        assert len(row) == 1 and row[0].split()[0] in ENV.STATUSES, (check.name, proc.stdout)
+    python_line = next(ln for ln in lines if ln.split()[1] == "python")
+    assert python_line.startswith("problem") and "-> fix:" in python_line
+    assert "problem(s)" in lines[-1]
+
+
+def test_bad_arguments_are_named():
+    proc = _run_doctor("--project", "/no/such/folder")
+    assert proc.returncode == 2 and "--project /no/such/folder" in proc.stderr
+    proc = _run_doctor("--timeout", "0")
+    assert proc.returncode == 2 and "--timeout" in proc.stderr
+
+
+def test_exit_code_follows_the_worst_finding():
+    f = ENV.Finding
+    assert doctor.exit_code([f("a", "ok", "x"), f("b", "warning", "y", "z")]) == 0
+    assert doctor.exit_code([f("a", "ok", "x"), f("b", "problem", "y", "z")]) == 1
+    assert ENV.worst_status([f("a", "warning", "x"), f("b", "ok", "y")]) == "warning"
+
+
+def test_a_check_that_raises_becomes_a_problem_not_a_crash():
+    def broken(ctx):
+        raise KeyError("boom")
+    check = ENV.Check("broken", "Broken", "a check that fails", broken)
+    [finding] = ENV.run_checks(ENV.CheckContext(), checks=[check])
+    assert finding.status == "problem" and "KeyError" in finding.message
+
+
+def test_doctor_imports_neither_jittor_nor_torch():
+    code = ("import sys, porter.doctor as d; m = d.env_module(); m.CHECKS; m.CheckContext; "
+            "import porter.cli; assert m.run_checks is d.env_module().run_checks; "
+            "bad = [n for n in ('jittor', 'torch', 'shims') if n in sys.modules]; "
+            "assert not bad, bad")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_env_script_still_prints_exports():
+    proc = subprocess.run(["python3", "shims/env.py", "--exports"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60, env={"PATH": os.environ["PATH"], "HOME": os.environ["HOME"]})
+    assert proc.returncode == 0
+    words = dict(w.split("=", 1) for w in proc.stdout.split())
+    assert set(words) <= {"nvcc_path", "use_mkl", "cache_name"}
+    assert words.get("cache_name", "default") == "default"
+
+
+def test_jtport_cli_dispatches_to_doctor(capsys):
+    from porter import cli
+    assert cli.main(["doctor", "--markdown"]) == 0
+    assert capsys.readouterr().out == ENV.troubleshooting_markdown()
+
+
+def test_readme_troubleshooting_block_is_generated_from_the_checks():
+    proc = _run_doctor("--markdown")
+    assert proc.returncode == 0 and proc.stdout == ENV.troubleshooting_markdown()
+    for check in (*ENV.CHECKS, ENV.RUNTIME_CHECK):
+        assert f"### {check.title}\n\n{check.description}\n" in proc.stdout
+    readme = (ROOT / "README.md").read_text(encoding="utf8")
+    assert readme.count(BEGIN) == 1 and readme.count(END) == 1, "README.md lacks the troubleshooting markers"
+    block = readme.split(BEGIN, 1)[1].split(END, 1)[0]
+    assert block.strip("\n") == proc.stdout.strip("\n"), (
+        "README.md's Troubleshooting section is stale: replace the block between the markers with "
+        "the output of `python -m porter.doctor --markdown`")
