@@ -103,8 +103,10 @@ class _ImportRewriter(cst.CSTTransformer):
         lines = []
         needed = self.ctx.needed_imports
         texts = [needed[root] for root in ("jittor", "shims") if root in needed]
-        if self.result.needs_torch_import:
-            texts.append("import torch")
+        if self.result.needs_torch_import and not any(
+                id(b) in self.result.kept_bindings and b.local == "torch" and b.qualname == "torch"
+                for rec in self.records.values() if rec.top_level for b in rec.bindings):
+            texts.append("import torch")  # for leftovers respelled torch.x.y
         for text in texts:
             if text not in self.existing:
                 lines.append(cst.parse_statement(text))
@@ -176,7 +178,7 @@ class _ImportRewriter(cst.CSTTransformer):
         return updated.with_changes(body=body, footer=[*carry, *updated.footer])
 
     def leave_Module(self, original: cst.Module, updated: cst.Module) -> cst.Module:
-        self.existing = _existing_imports(updated)
+        self.existing = _existing_imports(original, exclude=self.records)
         body, carry = self._rewrite_body(original.body, updated.body, top=True)
         if not self.first_done:
             canonical = self._canonical()
@@ -186,12 +188,14 @@ class _ImportRewriter(cst.CSTTransformer):
         return updated.with_changes(body=body, footer=[*carry, *updated.footer])
 
 
-def _existing_imports(module: cst.Module) -> Set[str]:
+def _existing_imports(module: cst.Module, exclude) -> Set[str]:
+    """Top-level import statements (as text) that stay as they are: torch imports in
+    ``exclude`` are being rewritten, so they do not count."""
     found = set()
     for stmt in module.body:
         if isinstance(stmt, cst.SimpleStatementLine):
             for s in stmt.body:
-                if isinstance(s, (cst.Import, cst.ImportFrom)):
+                if isinstance(s, (cst.Import, cst.ImportFrom)) and s not in exclude:
                     found.add(cst.Module([]).code_for_node(s).strip())
     return found
 

@@ -188,6 +188,11 @@ class _Resolver(cst.CSTVisitor):
     def leave_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
         self.statement = None
 
+    def _heat_import(self) -> None:
+        """A torch import line is always visited: the import stage needs its translation."""
+        if self.out.hot_statements is not None and self.statement is not None:
+            self.out.hot_statements.add(self.statement)
+
     def _heat(self, names: Sequence[str]) -> None:
         hot = self.out.hot_statements
         if hot is not None and self.statement is not None and self.statement not in hot:
@@ -254,6 +259,7 @@ class _Resolver(cst.CSTVisitor):
                 self._bind(local, _FOREIGN)
         if bindings:
             self.out.imports.append(ImportRecord(node, bindings, top_level=self.depth == 0))
+            self._heat_import()
         return False
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
@@ -271,6 +277,7 @@ class _Resolver(cst.CSTVisitor):
             return False
         if isinstance(node.names, cst.ImportStar):
             self.out.imports.append(ImportRecord(node, [], star=True, top_level=self.depth == 0))
+            self._heat_import()
             return False
         bindings = []
         for alias in node.names:
@@ -281,6 +288,7 @@ class _Resolver(cst.CSTVisitor):
             bindings.append(b)
             self._bind(local, b)
         self.out.imports.append(ImportRecord(node, bindings, top_level=self.depth == 0))
+        self._heat_import()
         return False
 
     # -- references -----------------------------------------------------------------

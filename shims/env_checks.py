@@ -26,6 +26,7 @@ import platform
 import re
 import shutil
 import socket
+import signal
 import subprocess
 import sys
 import threading
@@ -248,14 +249,25 @@ class CheckContext:
 
 
 def _kill_group(proc: subprocess.Popen) -> None:
-    """Kill a process started by :meth:`CheckContext.run` and everything it started."""
-    try:
-        if os.name == "posix":
-            os.killpg(proc.pid, 9)
-        else:
-            proc.kill()
-    except OSError:
-        pass  # already gone
+    """Stop a process started by :meth:`CheckContext.run` and everything it started.
+
+    SIGTERM first: in a process that has imported Jittor, a child that dies of any other
+    signal makes Jittor's SIGCHLD handler end the parent too ("Caught SIGCHLD ... quick exit",
+    jittor/src/utils/log.cc).  SIGKILL only if SIGTERM did not work within a few seconds.
+    """
+    if os.name != "posix":
+        proc.kill()
+        return
+    for sig, grace in ((signal.SIGTERM, 3.0), (signal.SIGKILL, 0)):
+        try:
+            os.killpg(proc.pid, sig)
+        except OSError:
+            return  # already gone
+        try:
+            proc.wait(timeout=grace or None)
+            return
+        except subprocess.TimeoutExpired:
+            continue
 
 
 @dataclass(frozen=True)

@@ -4,8 +4,30 @@ Statement- and module-level rules come first, so they see torch code as the user
 the table-driven API rule runs last among the rewriters.
 """
 from .api_calls import ApiCallRule
+from .autograd import AutogradGradRule
+from .checkpoint import CheckpointRule
+from .common import BlockEditRule
+from .custom_function import CustomFunctionRule
+from .data import DataLoaderRule
+from .device import DeviceRule
+from .grad_asserts import GradAssertRule
+from .grad_flags import GradFlagRule
+from .modules import ModuleRule
+from .seeds import SeedRule
+from .train_step import TrainStepRule
 
 RULES = [
+    TrainStepRule,
+    ModuleRule,
+    CustomFunctionRule,
+    AutogradGradRule,
+    GradFlagRule,
+    GradAssertRule,
+    DeviceRule,
+    SeedRule,
+    CheckpointRule,
+    DataLoaderRule,
+    BlockEditRule,
     ApiCallRule,
 ]
 

@@ -1,0 +1,147 @@
+"""Small helpers shared by the statement-level rules: recognising one-call statements,
+reading arguments, and building replacement statements that keep the user's comments."""
+from __future__ import annotations
+
+from typing import Callable, Dict, List, Optional, Sequence
+
+import libcst as cst
+
+from ..names import dotted
+from .api_calls import code_of
+from .base import Rule
+
+__all__ = ["code_of", "stmt_call", "method_name", "receiver", "arg_value", "positional",
+           "dotted_text", "replace_line", "comments_of", "BlockRule", "BlockEditRule", "block_edits"]
+
+
+def stmt_call(stmt: cst.CSTNode) -> Optional[cst.Call]:
+    """The call of a statement line that is exactly one call expression (``f(x)``), else None."""
+    if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
+        small = stmt.body[0]
+        if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
+            return small.value
+    return None
+
+
+def method_name(call: cst.Call) -> Optional[str]:
+    """``x.foo(...)`` -> ``"foo"``; None when the callee is not an attribute."""
+    return call.func.attr.value if isinstance(call.func, cst.Attribute) else None
+
+
+def receiver(call: cst.Call) -> Optional[cst.BaseExpression]:
+    """``x.foo(...)`` -> ``x``."""
+    return call.func.value if isinstance(call.func, cst.Attribute) else None
+
+
+def arg_value(call: cst.Call, keyword: str, position: Optional[int] = None) -> Optional[cst.BaseExpression]:
+    """The value passed for a parameter, by keyword or (when given) by position."""
+    for i, a in enumerate(positional(call)):
+        if position is not None and i == position:
+            return a.value
+    for a in call.args:
+        if a.keyword is not None and a.keyword.value == keyword:
+            return a.value
+    return None
+
+
+def positional(call: cst.Call) -> List[cst.Arg]:
+    """The positional (non-star, non-keyword) arguments of a call."""
+    return [a for a in call.args if a.keyword is None and not a.star]
+
+
+def dotted_text(expr: cst.BaseExpression) -> Optional[str]:
+    """``self.opt_G`` -> ``"self.opt_G"``; subscripts are kept as source text (``optims['G']``)."""
+    parts = dotted(expr)
+    if parts is not None:
+        return ".".join(parts)
+    if isinstance(expr, cst.Subscript):
+        return code_of(expr)
+    return None
+
+
+def replace_line(template: cst.SimpleStatementLine, code: str,
+                 leading: Sequence[cst.EmptyLine] = (), keep_comment: bool = True) -> cst.SimpleStatementLine:
+    """A statement parsed from ``code`` that takes ``template``'s leading lines (plus
+    ``leading``) and, when ``keep_comment``, its trailing comment."""
+    new = cst.parse_statement(code)
+    assert isinstance(new, cst.SimpleStatementLine)
+    new = new.with_changes(leading_lines=[*template.leading_lines, *leading])
+    if keep_comment:
+        new = new.with_changes(trailing_whitespace=template.trailing_whitespace)
+    return new
+
+
+def comments_of(stmt: cst.SimpleStatementLine) -> List[cst.EmptyLine]:
+    """A removed statement's comments, as lines to put before the next statement."""
+    lines = [l for l in stmt.leading_lines if l.comment is not None]
+    if stmt.trailing_whitespace.comment is not None:
+        lines.append(cst.EmptyLine(indent=True, comment=stmt.trailing_whitespace.comment))
+    return lines
+
+
+Edit = Callable[[cst.BaseStatement], List[cst.BaseStatement]]
+
+
+def block_edits(ctx) -> Dict[cst.CSTNode, List[Edit]]:
+    """The statement edits the rules of one file asked for: original statement -> functions
+    of its updated form returning the statements that replace it ([] removes it), applied in
+    the order the rules registered them."""
+    edits = getattr(ctx, "_block_edits", None)
+    if edits is None:
+        edits = {}
+        setattr(ctx, "_block_edits", edits)
+    return edits
+
+
+class BlockRule:
+    """Mixin for rules that replace or remove whole statements of a block.
+
+    ``plan(body)`` runs pre-order on the ORIGINAL statements of every block (so the rule can
+    call ``ctx.handled`` before the statements are left) and registers edits with
+    :meth:`edit`; :class:`BlockEditRule` applies every rule's edits when the block is left, so
+    several rules can edit the same block.
+    """
+
+    def plan(self, body: Sequence[cst.BaseStatement]) -> None:
+        """Decide, on original statements, which statements to replace (``self.edit``)."""
+        raise NotImplementedError
+
+    def edit(self, stmt: cst.CSTNode, replace: Callable[[cst.BaseStatement], List[cst.BaseStatement]]) -> None:
+        """Replace the original statement ``stmt`` by ``replace(its updated form)``."""
+        block_edits(self.ctx).setdefault(stmt, []).append(replace)  # type: ignore[attr-defined]
+
+    def remove(self, stmt: cst.CSTNode) -> None:
+        """Remove the original statement ``stmt``."""
+        self.edit(stmt, lambda _: [])
+
+    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        self.plan(node.body)
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self.plan(node.body)
+
+
+class BlockEditRule(Rule):
+    """Applies the statement edits the :class:`BlockRule` rules registered (runs after them)."""
+
+    name = "block_edits"
+    identifiers = frozenset()  # works on blocks, never on one statement
+
+    def _body(self, original, updated) -> List[cst.BaseStatement]:
+        edits = block_edits(self.ctx)
+        if not edits or len(original) != len(updated):
+            return list(updated)
+        out: List[cst.BaseStatement] = []
+        for orig, stmt in zip(original, updated):
+            stmts = [stmt]
+            for fn in edits.get(orig, ()):
+                stmts = [new for s in stmts for new in fn(s)]
+            out.extend(stmts)
+        return out
+
+    def leave_IndentedBlock(self, original: cst.IndentedBlock, updated: cst.IndentedBlock) -> cst.IndentedBlock:
+        body = self._body(original.body, updated.body)
+        return updated.with_changes(body=body or [cst.SimpleStatementLine([cst.Pass()])])
+
+    def leave_Module(self, original: cst.Module, updated: cst.Module) -> cst.Module:
+        return updated.with_changes(body=self._body(original.body, updated.body))

@@ -1,0 +1,24 @@
+import torch
+from torch.utils import data
+from torch.utils.data import DataLoader, Dataset, RandomSampler
+from torch.utils.data.distributed import DistributedSampler
+
+
+class Frames(Dataset):
+    def __init__(self, paths):
+        self.paths = paths
+
+    def __len__(self):
+        return len(self.paths)
+
+    def __getitem__(self, i):
+        return self.paths[i]
+
+
+def loaders(paths, args, collate):
+    ds = Frames(paths)
+    train = DataLoader(ds, args.batch_size, sampler=RandomSampler(ds), num_workers=args.n_threads,
+                       pin_memory=True, drop_last=True, collate_fn=collate)
+    test = data.DataLoader(dataset=ds, batch_size=1, shuffle=False)
+    dist = torch.utils.data.DataLoader(ds, sampler=DistributedSampler(ds))
+    return train, test, dist

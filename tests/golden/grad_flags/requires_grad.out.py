@@ -1,0 +1,14 @@
+import jittor as jt
+
+
+def penalty(D, G, real, z):
+    D.requires_grad_(False)  # a module: shims.nn.Module.requires_grad_
+    fake = G(z)
+    x = real.detach().start_grad()
+    w = jt.zeros(3).start_grad()
+    frozen = real.clone()[0].stop_grad()
+    for p in G.parameters():
+        p.requires_grad = False
+    with jt.no_grad():
+        ref = D(fake)
+    return x, w, frozen, ref

@@ -1,0 +1,19 @@
+import random
+
+import numpy as np
+import jittor as jt
+
+
+def set_seed(seed):
+    jt.set_global_seed(seed)
+    np.random.seed(seed)
+    random.seed(seed)
+
+
+def worker_seed(seed):
+    np.random.seed(seed + 1)
+    jt.set_seed(seed)
+
+
+def cuda_only(seed):
+    jt.set_global_seed(seed)

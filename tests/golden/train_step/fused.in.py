@@ -1,0 +1,15 @@
+import torch
+import torch.nn as nn
+
+
+def train(model, disc, loader, opt_g, opt_d):
+    for real, z in loader:
+        # discriminator step
+        opt_d.zero_grad()
+        d_loss = disc(real).mean() - disc(model(z)).mean()
+        d_loss.backward()
+        opt_d.step()
+
+        opt_g.zero_grad()  # generator step
+        (-disc(model(z)).mean()).backward()
+        opt_g.step()  # MCCNet's three lines become one
