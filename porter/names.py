@@ -44,6 +44,14 @@ NATURAL_MODULES = {
     "torchvision.transforms": "jittor.transform",
 }
 
+#: libraries whose functions never return torch tensors or modules
+NON_TENSOR_LIBRARIES = frozenset({
+    "numpy", "math", "cmath", "os", "sys", "re", "json", "pathlib", "glob", "shutil", "time",
+    "random", "itertools", "functools", "collections", "typing", "string", "pickle", "argparse",
+    "logging", "copy", "datetime", "PIL", "cv2", "scipy", "pandas", "imageio", "skimage",
+    "matplotlib", "tqdm", "yaml", "csv", "io", "struct", "subprocess", "warnings",
+})
+
 _LITERALS = (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.Integer,
              cst.Float, cst.Imaginary, cst.List, cst.Dict, cst.Set, cst.ListComp,
              cst.DictComp, cst.SetComp, cst.GeneratorExp)
@@ -270,10 +278,13 @@ class _Resolver(cst.CSTVisitor):
             return False
         module = dotted_name_of(node.module)
         if not is_torch_name(module):
+            # a name from the user's own modules may well make tensors or modules
+            # (``from model import Net``); one from a known non-tensor library does not
+            binding = _FOREIGN if module.split(".", 1)[0] in NON_TENSOR_LIBRARIES else None
             if not isinstance(node.names, cst.ImportStar):
                 for alias in node.names:
                     local = (alias.asname.name if alias.asname else alias.name).value
-                    self._bind(local, _FOREIGN)
+                    self._bind(local, binding)
             return False
         if isinstance(node.names, cst.ImportStar):
             self.out.imports.append(ImportRecord(node, [], star=True, top_level=self.depth == 0))

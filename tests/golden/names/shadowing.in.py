@@ -19,3 +19,10 @@ def rebinding(x):
 
 def uses_torch(x):
     return torch.cat([F.relu(x), "abc".clamp(0)], 0).clamp(min=0)
+
+
+def user_classes(device):
+    from model import Net
+    from numpy import zeros
+    net = Net().to(device).var(0)
+    return net, zeros(3).var(0)

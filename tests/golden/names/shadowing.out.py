@@ -1,5 +1,6 @@
 import numpy as np
 import jittor as jt
+import shims
 from jittor import nn as F
 
 
@@ -19,3 +20,10 @@ def rebinding(x):
 
 def uses_torch(x):
     return jt.concat([F.relu(x), "abc".clamp(0)], 0).clamp(min_v=0)
+
+
+def user_classes(device):
+    from model import Net
+    from numpy import zeros
+    net = shims.var(Net(), 0)
+    return net, zeros(3).var(0)
