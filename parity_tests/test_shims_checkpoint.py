@@ -1,0 +1,96 @@
+"""Parity of ``shims.load``/``shims.save`` with torch's file format.
+
+Torch writes zip and legacy checkpoints covering every dtype, offset/strided views, shared
+storages and nested containers; ``shims.load`` (no torch in this process) must return the
+same structure and bit-identical values.  In the other direction ``shims.save`` writes a file
+that ``torch.load(weights_only=True)`` reads back identically.
+"""
+import hashlib
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import shims
+import jittor as jt
+from parity_tests.harness.torchside import run_torch
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPT = ROOT / "parity_tests" / "torch_side" / "shims_checkpoint.py"
+
+
+def _flat(obj, prefix=""):
+    """Nested containers → {'a/b/0': ndarray}, the same walk as the torch side's."""
+    out = {}
+    if isinstance(obj, (np.ndarray, jt.Var)):
+        out[prefix] = obj.numpy() if isinstance(obj, jt.Var) else obj
+    elif isinstance(obj, dict):
+        for k, v in obj.items():
+            out.update(_flat(v, f"{prefix}/{k}" if prefix else str(k)))
+    elif isinstance(obj, (list, tuple)):
+        for i, v in enumerate(obj):
+            out.update(_flat(v, f"{prefix}/{i}" if prefix else str(i)))
+    else:
+        out[prefix] = np.array("<None>" if obj is None else obj)
+    return out
+
+
+@pytest.fixture(scope="module")
+def ref():
+    return run_torch(SCRIPT, "shims_checkpoint")
+
+
+def test_torch_not_importable_here():
+    assert "torch" not in sys.modules
+    with pytest.raises(ImportError):
+        __import__("torch")
+
+
+@pytest.mark.parametrize("fmt", ["zip", "legacy"])
+def test_load_torch_files_bit_exact(ref, fmt):
+    want = np.load(ref / "expected.npz")
+    got = _flat(shims.load(ref / f"{fmt}.pth", to="numpy"))
+    keys = sorted(k for k in want.files if not k.endswith("#dtype"))
+    assert sorted(got) == keys
+    for k in keys:
+        w = want[k]
+        assert got[k].dtype == w.dtype and got[k].shape == w.shape, f"{k}: {got[k].dtype}{got[k].shape} vs {w.dtype}{w.shape}"
+        # bit-for-bit, NaN-safe: compare the bytes
+        assert got[k].tobytes() == w.tobytes(), k
+    ck = shims.load(ref / f"{fmt}.pth", to="numpy")
+    assert type(ck).__name__ == "OrderedDict" and list(ck) == list(_flat_keys_order(want))
+    assert isinstance(ck["nested"]["tuple"], tuple) and ck["nested"]["tuple"][1] is None
+    assert ck["nested"]["list"][2] == "text"
+
+
+def _flat_keys_order(want):
+    seen = []
+    for k in want.files:
+        top = k.split("/")[0].split("#")[0]
+        if top not in seen:
+            seen.append(top)
+    return seen
+
+
+def test_load_returns_vars_by_default(ref):
+    ck = shims.load(ref / "zip.pth")
+    assert isinstance(ck["f32"], jt.Var) and isinstance(ck["nested"]["model"]["0.weight"], jt.Var)
+    np.testing.assert_array_equal(ck["offset_view"].numpy(), np.load(ref / "expected.npz")["offset_view"])
+    assert str(ck["f16"].dtype) == "float16" and str(ck["bf16"].dtype) == "float32"
+
+
+def test_save_is_read_back_identically_by_torch(ref, tmp_path):
+    src = shims.load(ref / "zip.pth", to="numpy")
+    mine = tmp_path / "mine.pth"
+    shims.save(src, mine)
+    digest = hashlib.sha256(mine.read_bytes()).hexdigest()[:16]
+    out = run_torch(SCRIPT, "shims_checkpoint_readback", args=["--read", str(mine), "--hash", digest])
+    back = np.load(out / "readback.npz")
+    want = np.load(ref / "expected.npz")
+    for k in want.files:
+        if k.startswith("bf16"):
+            continue  # saved as float32 (documented widening): checked below
+        assert back[k].tobytes() == want[k].tobytes(), k
+    assert str(back["bf16#dtype"]) == "torch.float32"
+    assert back["bf16"].tobytes() == want["bf16"].tobytes()

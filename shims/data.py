@@ -1,2 +1,0 @@
-"""shims.data (see docs/ARCHITECTURE.md)."""
-__all__ = []

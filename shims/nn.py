@@ -1,2 +1,0 @@
-"""shims.nn (see docs/ARCHITECTURE.md)."""
-__all__ = []

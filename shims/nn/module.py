@@ -1,0 +1,378 @@
+"""``shims.nn.Module`` and the torch containers (``Sequential``, ``ModuleList``, ``ModuleDict``).
+
+Jittor 1.3.11 treats every ``jt.Var`` attribute as a trainable parameter (buffers included),
+runs a module's forward under ``no_grad`` for ``requires_grad_(False)``, stops all parameter
+gradients in ``eval()``, returns a list for ``seq[1:3]`` and has no ``ModuleDict``.  These
+classes give torch's behaviour on top of ``jittor.Module``.
+"""
+from __future__ import annotations
+
+import collections
+from typing import Dict, Iterable, Iterator, List, Optional, Tuple
+
+import jittor as jt
+
+__all__ = ["Module", "Sequential", "ModuleList", "ModuleDict", "set_tensor_attr"]
+
+
+def _frozen(value: jt.Var, persistent: bool) -> jt.Var:
+    """A buffer Var: cut from the graph and gradient-stopped (Jittor's ``detach()`` alone leaves
+    the copy trainable, so optimizers would update it)."""
+    value = value.detach()
+    value.stop_grad()
+    value.persistent = persistent
+    return value
+
+
+def _buffer_names(module) -> frozenset:
+    return frozenset(module.__dict__.get("_shim_buffers", ()))
+
+
+class Module(jt.Module):
+    """``torch.nn.Module`` semantics on a ``jittor.Module``.
+
+    Torch behaviour reproduced:
+    * ``register_buffer(name, t, persistent=True)``: the buffer is in ``state_dict`` under the
+      torch key (unless ``persistent=False``), in ``buffers()``, never in ``parameters()`` and
+      never trained (stored gradient-stopped; re-assigning the attribute keeps it a buffer).
+    * ``register_parameter(name, p)``; ``parameters()``/``named_parameters()`` exclude buffers.
+    * ``requires_grad_(flag)`` sets each parameter's flag (Jittor's runs forward under no_grad).
+    * ``train(mode=True)``/``eval()`` only switch the training flag; gradients keep flowing.
+    * ``load_state_dict(sd, strict=True)`` raises on missing/unexpected/mis-shaped keys and
+      returns ``(missing_keys, unexpected_keys)``.
+    * ``set_tensor_attr(name, t)``: a plain tensor attribute (torch: ``self.w = tensor``) that is
+      neither a parameter nor in ``state_dict`` and keeps its gradient graph.
+    """
+
+    def __init__(self, *args, **kw):
+        super().__init__()
+
+    # -- torch spelling of execute -------------------------------------------------------
+    def execute(self, *args, **kw):
+        """Run ``forward`` when the subclass defines it (torch's entry point), like torch."""
+        forward = getattr(type(self), "forward", None)
+        if forward is None:
+            raise NotImplementedError(f"{type(self).__name__} defines neither execute nor forward")
+        return forward(self, *args, **kw)
+
+    # -- attributes ----------------------------------------------------------------------
+    def __setattr__(self, key, value):
+        d = self.__dict__
+        if key in d.get("_shim_tensor_attrs", {}):
+            if isinstance(value, jt.Var) or value is None:
+                d["_shim_tensor_attrs"][key] = value
+                return
+            del d["_shim_tensor_attrs"][key]
+        if key in _buffer_names(self) and isinstance(value, jt.Var):
+            persistent = getattr(d.get(key), "persistent", True)
+            value = _frozen(value, persistent)
+        object.__setattr__(self, key, value)
+
+    def __getattr__(self, key):
+        attrs = self.__dict__.get("_shim_tensor_attrs")
+        if attrs is not None and key in attrs:
+            return attrs[key]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{key}'")
+
+    def __delattr__(self, key):
+        attrs = self.__dict__.get("_shim_tensor_attrs", {})
+        if key in attrs:
+            del attrs[key]
+            return
+        self.__dict__.get("_shim_buffers", set()).discard(key)
+        object.__delattr__(self, key)
+
+    def set_tensor_attr(self, name: str, value: Optional[jt.Var]) -> None:
+        """Make ``name`` a non-parameter tensor attribute (torch: ``self.name = tensor``).
+
+        It is not in ``parameters()`` or ``state_dict()``, the optimizer never sees it, and its
+        gradient graph is kept (HiSD/MCCNet's AdaIN weight assigned from another network).
+        """
+        if name in self.__dict__:
+            object.__delattr__(self, name)
+        self.__dict__.setdefault("_shim_tensor_attrs", {})[name] = value
+
+    def register_buffer(self, name: str, tensor: Optional[jt.Var], persistent: bool = True):
+        """``torch.nn.Module.register_buffer``: a state tensor that is saved but never trained."""
+        if not isinstance(name, str) or "." in name or not name:
+            raise KeyError(f"register_buffer: invalid buffer name {name!r}")
+        if tensor is not None and not isinstance(tensor, jt.Var):
+            raise TypeError(f"register_buffer: cannot assign {type(tensor).__name__} to buffer "
+                            f"'{name}' (jt.Var or None required)")
+        self.__dict__.setdefault("_shim_buffers", set()).add(name)
+        if tensor is None:
+            object.__setattr__(self, name, None)
+            return None
+        value = _frozen(tensor, persistent)
+        object.__setattr__(self, name, value)
+        return value
+
+    def register_parameter(self, name: str, param: Optional[jt.Var]) -> None:
+        """``torch.nn.Module.register_parameter``: a trainable Var attribute (or None)."""
+        if param is not None and not isinstance(param, jt.Var):
+            raise TypeError(f"register_parameter: '{name}' must be a jt.Var or None, "
+                            f"got {type(param).__name__}")
+        self.__dict__.get("_shim_buffers", set()).discard(name)
+        if param is not None and param.is_stop_grad():
+            param.start_grad()
+        object.__setattr__(self, name, param)
+
+    # -- traversal -----------------------------------------------------------------------
+    def _named_vars(self, prefix: str = "", recurse: bool = True, seen=None):
+        """Yield (qualified name, Var, owner, is_buffer) for every Var attribute, torch order."""
+        seen = set() if seen is None else seen
+        for name, mod in (self.named_modules() if recurse else [("", self)]):
+            bufs = _buffer_names(mod)
+            for k, v in mod.__dict__.items():
+                if not isinstance(k, str) or k.startswith("_") or not isinstance(v, jt.Var):
+                    continue
+                if id(v) in seen:
+                    continue
+                seen.add(id(v))
+                full = f"{prefix}{name}.{k}" if name else prefix + k
+                yield full, v, mod, k in bufs
+
+    def state_dict(self, destination=None, prefix: str = "", keep_vars: bool = True, to=None):
+        """torch's ``state_dict`` order: per module its parameters, then its persistent buffers,
+        then its children; keys as torch's.  Values are the module's Vars (``to='numpy'`` for
+        copies as numpy arrays)."""
+        out = destination if destination is not None else collections.OrderedDict()
+        for name, mod in self.named_modules():
+            bufs = _buffer_names(mod)
+            own = [(k, v) for k, v in mod.__dict__.items()
+                   if isinstance(k, str) and not k.startswith("_") and isinstance(v, jt.Var)]
+            for k, v in [kv for kv in own if kv[0] not in bufs] + [kv for kv in own if kv[0] in bufs]:
+                if not getattr(v, "persistent", True):
+                    continue
+                key = f"{prefix}{name}.{k}" if name else prefix + k
+                if key not in out:
+                    out[key] = v.numpy() if to == "numpy" else v
+        return out
+
+    def named_parameters(self, prefix: str = "", recurse: bool = True) -> List[Tuple[str, jt.Var]]:
+        """torch's ``named_parameters``: (name, Var) pairs, buffers excluded."""
+        return [(n, v) for n, v, _, is_buf in self._named_vars(prefix, recurse) if not is_buf]
+
+    def parameters(self, recurse: bool = True) -> List[jt.Var]:
+        """torch's ``parameters``: trainable Vars, buffers excluded (a list, as Jittor returns)."""
+        return [v for _, v in self.named_parameters(recurse=recurse)]
+
+    def named_buffers(self, prefix: str = "", recurse: bool = True) -> List[Tuple[str, jt.Var]]:
+        """torch's ``named_buffers``: (name, Var) for every registered buffer."""
+        return [(n, v) for n, v, _, is_buf in self._named_vars(prefix, recurse) if is_buf]
+
+    def buffers(self, recurse: bool = True) -> List[jt.Var]:
+        """torch's ``buffers``."""
+        return [v for _, v in self.named_buffers(recurse=recurse)]
+
+    def named_children(self) -> List[Tuple[str, jt.Module]]:
+        """torch's ``named_children``: direct submodules in registration order."""
+        return [(k, v) for k, v in self.__dict__.items() if isinstance(v, jt.Module)]
+
+    def children(self) -> List[jt.Module]:
+        """torch's ``children``."""
+        return [m for _, m in self.named_children()]
+
+    # -- gradients and modes -------------------------------------------------------------
+    def requires_grad_(self, requires_grad: bool = True):
+        """torch's ``requires_grad_``: set every parameter's flag (buffers stay frozen)."""
+        for p in self.parameters():
+            p.requires_grad = bool(requires_grad)
+        return self
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        """Accepted for torch code; Jittor's gradients live in the optimizer (``opt.zero_grad``)."""
+
+    def train(self, mode: bool = True):
+        """torch's ``train(mode)``: switch the training flag of every submodule, nothing else."""
+        if not isinstance(mode, bool):
+            raise ValueError(f"train(mode): mode is expected to be a bool, got {type(mode).__name__}")
+        for _, m in self.named_modules():
+            m.is_train = mode
+        return self
+
+    def eval(self):
+        """torch's ``eval()`` = ``train(False)``; parameters keep their gradients (unlike Jittor)."""
+        return self.train(False)
+
+    def apply(self, fn):
+        """torch's ``apply``: call ``fn`` on every submodule (children first) and return self."""
+        for m in reversed(self.modules()):
+            fn(m)
+        return self
+
+    def load_state_dict(self, state_dict, strict: bool = True):
+        """torch's ``load_state_dict``; see :func:`shims.checkpoint.load_state_dict`."""
+        from ..checkpoint import load_state_dict
+        return load_state_dict(self, state_dict, strict=strict)
+
+
+def set_tensor_attr(module: jt.Module, name: str, value: Optional[jt.Var]) -> None:
+    """Give any Jittor module a non-parameter tensor attribute (see ``Module.set_tensor_attr``)."""
+    if isinstance(module, Module):
+        module.set_tensor_attr(name, value)
+        return
+    raise TypeError(f"set_tensor_attr: {type(module).__name__} is not a shims.nn.Module "
+                    "(derive the class from shims.nn.Module)")
+
+
+class _Container(Module):
+    """Children kept in ``__dict__`` under their torch keys, so Jittor's traversal sees them."""
+
+    def _child_items(self) -> List[Tuple[str, jt.Module]]:
+        return [(k, v) for k, v in self.__dict__.items() if isinstance(v, jt.Module)]
+
+    def _reset(self, items: Iterable[Tuple[str, jt.Module]]) -> None:
+        for k, _ in self._child_items():
+            object.__delattr__(self, k)
+        for k, m in items:
+            self._check(k, m)
+            object.__setattr__(self, k, m)
+
+    @staticmethod
+    def _check(key, m) -> None:
+        if not isinstance(m, jt.Module):
+            raise TypeError(f"{key!r}: {type(m).__name__} is not a Module subclass")
+
+    def __len__(self) -> int:
+        return len(self._child_items())
+
+
+class Sequential(_Container):
+    """``torch.nn.Sequential``: slicing returns a Sequential; ``append``/``extend``/``insert``."""
+
+    def __init__(self, *args):
+        super().__init__()
+        if len(args) == 1 and isinstance(args[0], collections.OrderedDict):
+            items = list(args[0].items())
+        else:
+            items = [(str(i), m) for i, m in enumerate(args)]
+        self._reset(items)
+
+    def _index(self, idx: int) -> int:
+        n = len(self)
+        if not -n <= idx < n:
+            raise IndexError(f"index {idx} is out of range for {type(self).__name__} of length {n}")
+        return idx % n
+
+    def __getitem__(self, idx):
+        items = self._child_items()
+        if isinstance(idx, slice):
+            return type(self)(collections.OrderedDict(items[idx]))
+        return items[self._index(idx)][1]
+
+    def __setitem__(self, idx: int, module) -> None:
+        items = self._child_items()
+        i = self._index(idx)
+        items[i] = (items[i][0], module)
+        self._reset(items)
+
+    def __delitem__(self, idx) -> None:
+        items = self._child_items()
+        if isinstance(idx, slice):
+            del items[idx]
+        else:
+            del items[self._index(idx)]
+        # torch renumbers positional keys after deletion
+        self._reset([(str(i), m) for i, (_, m) in enumerate(items)])
+
+    def __iter__(self) -> Iterator[jt.Module]:
+        return iter([m for _, m in self._child_items()])
+
+    def append(self, module):
+        """Add ``module`` at the end (key = its position)."""
+        self._check(len(self), module)
+        object.__setattr__(self, str(len(self)), module)
+        return self
+
+    def extend(self, modules):
+        """Append each module of ``modules``."""
+        for m in modules:
+            self.append(m)
+        return self
+
+    def insert(self, index: int, module):
+        """Insert ``module`` before ``index``; positional keys are renumbered like torch."""
+        mods = [m for _, m in self._child_items()]
+        n = len(mods)
+        if not -n <= index <= n:
+            raise IndexError(f"insert index {index} is out of range for length {n}")
+        mods.insert(index % (n + 1) if index < 0 else index, module)
+        self._reset([(str(i), m) for i, m in enumerate(mods)])
+        return self
+
+    def execute(self, x):
+        for _, m in self._child_items():
+            x = m(x)
+        return x
+
+
+class ModuleList(Sequential):
+    """``torch.nn.ModuleList``: a list of modules (same keys as torch), not callable."""
+
+    def __init__(self, modules=None):
+        super().__init__(*(modules or []))
+
+    def __add__(self, other):
+        return ModuleList(list(self) + list(other))
+
+    def execute(self, *args, **kw):
+        raise NotImplementedError("ModuleList is not callable; iterate over it")
+
+
+class ModuleDict(_Container):
+    """``torch.nn.ModuleDict``: an ordered dict of modules; keys appear in ``state_dict``."""
+
+    def __init__(self, modules=None):
+        super().__init__()
+        if modules is not None:
+            self.update(modules)
+
+    def __getitem__(self, key: str):
+        for k, m in self._child_items():
+            if k == key:
+                return m
+        raise KeyError(key)
+
+    def __setitem__(self, key: str, module) -> None:
+        if not isinstance(key, str) or not key or "." in key or key.startswith("_"):
+            raise KeyError(f"ModuleDict: invalid key {key!r}")
+        self._check(key, module)
+        object.__setattr__(self, key, module)
+
+    def __delitem__(self, key: str) -> None:
+        self[key]
+        object.__delattr__(self, key)
+
+    def __contains__(self, key) -> bool:
+        return any(k == key for k, _ in self._child_items())
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.keys())
+
+    def keys(self) -> List[str]:
+        """Keys in insertion order."""
+        return [k for k, _ in self._child_items()]
+
+    def values(self) -> List[jt.Module]:
+        """Modules in insertion order."""
+        return [m for _, m in self._child_items()]
+
+    def items(self) -> List[Tuple[str, jt.Module]]:
+        """(key, module) pairs in insertion order."""
+        return self._child_items()
+
+    def update(self, modules) -> None:
+        """Add entries from a mapping or an iterable of (key, module) pairs."""
+        pairs = modules.items() if hasattr(modules, "items") else modules
+        for k, m in pairs:
+            self[k] = m
+
+    def pop(self, key: str):
+        """Remove ``key`` and return its module."""
+        m = self[key]
+        del self[key]
+        return m
+
+    def execute(self, *args, **kw):
+        raise NotImplementedError("ModuleDict is not callable; index it by key")

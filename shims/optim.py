@@ -1,2 +1,0 @@
-"""shims.optim (see docs/ARCHITECTURE.md)."""
-__all__ = []

@@ -1,0 +1,149 @@
+"""``shims.nn.Module`` and containers: torch's buffer, gradient-flag, mode and state-dict rules
+(behaviours Jittor 1.3.11 gets wrong, see jittor_gaps X3, X4 and the Modules table)."""
+import numpy as np
+import pytest
+
+import shims
+import jittor as jt
+from jittor import nn as jnn
+from shims import nn
+
+
+class Blur(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("kernel", jt.array(np.full((3,), 0.25, np.float32)))
+        self.scale = jt.ones(1)
+        self.conv = jnn.Conv2d(2, 2, 3, padding=1)
+        self.register_buffer("cache", jt.zeros(2), persistent=False)
+
+    def forward(self, x):  # torch spelling: Module.execute dispatches to forward
+        return self.conv(x) * self.kernel.sum() * self.scale
+
+
+def test_buffers_are_saved_but_never_trained():
+    m = Blur()
+    assert [n for n, _ in m.named_parameters()] == ["scale", "conv.weight", "conv.bias"]
+    assert [n for n, _ in m.named_buffers()] == ["kernel", "cache"]
+    # torch's order: own parameters, own persistent buffers, then children
+    assert list(m.state_dict()) == ["scale", "kernel", "conv.weight", "conv.bias"]
+    for opt in (shims.optim.Adam(m.parameters(), lr=0.1), jt.optim.Adam(list(m.state_dict().values()), lr=0.1)):
+        for _ in range(3):
+            opt.step((m(jt.ones(1, 2, 4, 4)) ** 2).sum())
+        np.testing.assert_array_equal(m.kernel.numpy(), np.full(3, 0.25, np.float32))
+    m.kernel = m.kernel * 2  # re-assigning keeps it a (frozen) buffer
+    assert "kernel" not in [n for n, _ in m.named_parameters()] and m.kernel.is_stop_grad()
+
+
+def _gan():
+    jt.set_global_seed(0)
+    G, D = jnn.Linear(3, 4), nn.Sequential(jnn.Linear(4, 1))
+    return G, D
+
+
+def test_requires_grad_false_still_lets_gradient_through():
+    """GAN G-step with D.requires_grad_(False): G still gets its full gradient (Jittor's own
+    requires_grad_ runs D under no_grad and G gets zero)."""
+    G, D = _gan()
+    z = jt.ones(2, 3)
+    want = jt.grad(D(G(z)).sum(), G.weight).numpy()
+    D.requires_grad_(False)
+    got = jt.grad(D(G(z)).sum(), G.weight).numpy()
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+    assert np.abs(got).sum() > 0
+    assert all(p.is_stop_grad() for p in D.parameters())
+    D.requires_grad_(True)
+    assert not any(p.is_stop_grad() for p in D.parameters())
+
+
+def test_eval_keeps_gradients_flowing():
+    m = nn.Sequential(jnn.Linear(3, 2), nn.BatchNorm1d(2))
+    m.eval()
+    assert m[1].is_train is False and m.training is False
+    g = jt.grad(m(jt.ones(4, 3)).sum(), m[0].weight)
+    assert np.abs(g.numpy()).sum() > 0
+    m.train()
+    assert m[1].is_train is True
+    with pytest.raises(ValueError):
+        m.train("yes")
+
+
+def test_set_tensor_attr_is_not_a_parameter_and_keeps_its_graph():
+    class AdaIN(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.set_tensor_attr("weight", None)
+
+        def forward(self, x):
+            return x * self.weight
+
+    m = AdaIN()
+    src = jt.array([2.0, 3.0])
+    m.weight = src * 2  # assigned from another network, as HiSD/MCCNet do
+    assert m.state_dict() == {} and m.parameters() == []
+    g = jt.grad(m(jt.ones(2)).sum(), src)
+    np.testing.assert_allclose(g.numpy(), [2.0, 2.0])
+
+
+def test_load_state_dict_strict_reports_like_torch():
+    m = Blur()
+    sd = {k: v.numpy() for k, v in m.state_dict().items()}
+    assert tuple(m.load_state_dict(sd)) == ([], [])
+    bad = dict(sd)
+    del bad["kernel"]
+    bad["extra"] = np.ones(1)
+    bad["conv.bias"] = np.ones(3, np.float32)
+    with pytest.raises(RuntimeError) as err:
+        m.load_state_dict(bad)
+    msg = str(err.value)
+    assert "Error(s) in loading state_dict for Blur" in msg
+    assert 'Missing key(s) in state_dict: "kernel"' in msg
+    assert 'Unexpected key(s) in state_dict: "extra"' in msg
+    assert "size mismatch for conv.bias" in msg
+    del bad["conv.bias"]
+    missing, unexpected = m.load_state_dict(bad, strict=False)
+    assert (missing, unexpected) == (["kernel", "conv.bias"], ["extra"])
+
+
+def test_load_state_dict_maps_prefix_bn_counter_and_weight_norm():
+    net = jnn.Sequential(jnn.Conv2d(2, 3, 3), jnn.BatchNorm2d(3))
+    sd = {f"module.{k}": np.full(tuple(v.shape), 0.5, np.float32) for k, v in net.state_dict().items()}
+    sd["module.1.num_batches_tracked"] = np.array(7)
+    assert tuple(shims.load_state_dict(net, sd)) == ([], [])
+    np.testing.assert_array_equal(net[0].weight.numpy(), 0.5)
+    # torch's weight-norm keys folded into a plain weight: w = g * v / ||v||
+    rng = np.random.default_rng(0)
+    v = rng.standard_normal((3, 2, 3, 3)).astype(np.float32)
+    g = rng.standard_normal((3, 1, 1, 1)).astype(np.float32)
+    conv = jnn.Conv2d(2, 3, 3)
+    shims.load_state_dict(conv, {"weight_g": g, "weight_v": v, "bias": np.zeros(3, np.float32)})
+    want = v * g / np.sqrt((v.astype(np.float64) ** 2).sum(axis=(1, 2, 3), keepdims=True))
+    np.testing.assert_allclose(conv.weight.numpy(), want, rtol=1e-6)
+    # and torch's new parametrizations keys onto a weight-normed module
+    wn = nn.weight_norm(jnn.Conv2d(2, 3, 3))
+    shims.load_state_dict(wn, {"bias": np.zeros(3, np.float32),
+                               "parametrizations.weight.original0": g,
+                               "parametrizations.weight.original1": v})
+    np.testing.assert_array_equal(wn.weight_g.numpy(), g)
+
+
+def test_sequential_and_dicts():
+    seq = nn.Sequential(jnn.ReLU(), jnn.Linear(2, 2), jnn.Sigmoid())
+    assert isinstance(seq[1:], nn.Sequential) and len(seq[1:]) == 2
+    assert isinstance(seq[-1], jnn.Sigmoid)
+    seq.insert(0, jnn.Identity())
+    seq.extend([jnn.Tanh()])
+    del seq[1]
+    assert [type(m).__name__ for m in seq] == ["Identity", "Linear", "Sigmoid", "Tanh"]
+    assert list(seq.state_dict()) == ["1.weight", "1.bias"]
+    with pytest.raises(IndexError):
+        seq[7]
+    md = nn.ModuleDict({"b": jnn.Linear(1, 1)})
+    md["a"] = jnn.Linear(1, 2)
+    assert md.keys() == ["b", "a"] and "a" in md and list(md.state_dict())[0] == "b.weight"
+    assert isinstance(md.pop("b"), jnn.Linear) and md.keys() == ["a"]
+    with pytest.raises(TypeError):
+        md["c"] = 3
+    ml = nn.ModuleList([jnn.ReLU()])
+    with pytest.raises(NotImplementedError):
+        ml(jt.ones(1))
