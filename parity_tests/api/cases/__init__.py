@@ -1,0 +1,1 @@
+"""Per-API parity cases, one module per area; each module defines ``CASES``."""

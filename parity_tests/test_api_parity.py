@@ -1,0 +1,78 @@
+"""Per-API parity: every case of ``parity_tests/api/cases`` converted, run and compared.
+
+One test per case (its id is the test id).  The torch side runs once, cached
+(``build/parity/api_cases/``).  A ``direct``/``shim``/``rewritten`` row's case must pass forward and,
+for a differentiable row, gradient.  An ``unsupported`` row's case is run too and recorded as
+a known gap; its test fails if the case passes (the row should then be promoted).
+
+Each case's outcome is kept in ``build/parity/api_case_results.json`` (keyed by case id and a
+hash of the case's definition, so a subset run adds to earlier ones); at the end of a session
+the per-row outcome of every row whose cases all have an outcome is written to
+``docs/api_parity_results.json`` (the input of ``python -m porter.coverage_doc``).  Each case's
+result also goes to ``build/parity/results/api.json`` for ``make parity``'s summary.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from parity_tests.api.case import all_cases
+from parity_tests.api.runner import CaseRunner, ResultStore, isfinite_or_none, row_outcomes
+from parity_tests.harness import results
+
+ROOT = Path(__file__).resolve().parents[1]
+DOC_RESULTS = ROOT / "docs" / "api_parity_results.json"
+CASES = all_cases()
+STORE = ResultStore()
+_DONE = {}
+
+
+@pytest.fixture(scope="module")
+def runner():
+    """One runner (converter + torch results) for all cases."""
+    r = CaseRunner()
+    yield r
+    if _DONE:
+        write_doc_results(r.table)
+
+
+def write_doc_results(table) -> None:
+    """Rows whose every case has a stored result (this session's or an earlier one's, for the
+    same case definition) go to the committed per-row outcome (sorted, no timestamps: an
+    unchanged run does not churn it)."""
+    stored = STORE.load(CASES)
+    by_api = {}
+    for c in CASES:
+        by_api.setdefault(c.api, []).append(c.id)
+    complete = [stored[cid] for cids in by_api.values() if all(cid in stored for cid in cids) for cid in cids]
+    rows = row_outcomes(complete, table)
+    DOC_RESULTS.write_text(json.dumps({"cases": len(complete), "rows": rows}, indent=1, sort_keys=True) + "\n")
+
+
+def _param(c):
+    marks = [pytest.mark.xfail(strict=True, reason=c.xfail)] if c.xfail else []
+    return pytest.param(c, id=c.id, marks=marks)
+
+
+@pytest.mark.parametrize("case", [_param(c) for c in CASES])
+def test_api_case(case, runner):
+    """Forward (and gradient) parity of one case against its table row's status."""
+    entry = runner.table.get(case.api)
+    assert entry is not None, f"case {case.id} is for {case.api}, which has no row in porter/mapping/*.toml"
+    res = runner.run(case)
+    _DONE[case.id] = res
+    STORE.put(case, res)
+    unsupported = entry.status == "unsupported" and not case.expect_unsupported
+    status = "passed" if res.ok else ("xfail" if unsupported or case.xfail else "failed")
+    detail = res.detail if not unsupported else f"unsupported row ({entry.reason}); {res.detail}"
+    results.record(results.Row(suite="api", case=case.id, status=status,
+                               max_abs_err=isfinite_or_none(res.max_abs_err),
+                               max_rel_err=isfinite_or_none(res.max_rel_err), detail=detail[:2000]))
+    if unsupported:
+        assert not res.ok, (f"{case.api} is marked unsupported ({entry.reason}) but its case {case.id} "
+                            f"passes: promote the row")
+        return
+    assert res.forward, f"{case.api} [{entry.status} -> {entry.target}] forward: {res.detail}\n{res.converted}"
+    assert res.gradient is not False, f"{case.api} gradient: {res.detail}\n{res.converted}"

@@ -1,0 +1,137 @@
+"""Torch side of the per-API parity harness: run every case once, in one process.
+
+Run by ``parity_tests.harness.torchside.run_torch`` under ``.venv-torch`` as
+``api_cases.py --out DIR``.  For each case module (area) it writes ``DIR/<area>.npz`` with
+``<case id>::in::<name>`` (inputs), ``::sd::<module>.<key>`` (the state_dict of each module
+the setup built), ``::out::<key>`` (flattened results), ``::R::<key>`` (the projection of
+each differentiable output) and ``::grad::<name>`` (gradient of ``sum(out * R)``), plus
+``DIR/<area>.json`` with each result's torch shape/dtype/kind and any error the snippet raised.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import traceback
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn as nn
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from parity_tests.api.case import all_cases, area_of, make_inputs, projection  # noqa: E402
+
+
+def _flatten(key, value, out):
+    """Results as a flat list of (key, object): tuples/lists/named tuples are expanded."""
+    if isinstance(value, torch.Tensor):
+        out.append((key, value))
+    elif isinstance(value, torch.Size):
+        out.append((key, tuple(int(v) for v in value)))
+    elif isinstance(value, (tuple, list)):
+        for i, v in enumerate(value):
+            _flatten(f"{key}.{i}", v, out)
+    else:
+        out.append((key, value))
+
+
+def _describe(value):
+    if isinstance(value, torch.Tensor):
+        return {"kind": "tensor", "shape": list(value.shape), "dtype": str(value.dtype).replace("torch.", "")}
+    if isinstance(value, (bool, int, float)):
+        return {"kind": "py", "shape": [], "dtype": type(value).__name__}
+    if isinstance(value, tuple):
+        return {"kind": "py", "shape": [len(value)], "dtype": "tuple"}
+    if value is None:
+        return {"kind": "none", "shape": [], "dtype": "None"}
+    if isinstance(value, torch.dtype):
+        return {"kind": "dtype", "shape": [], "dtype": str(value).replace("torch.", "")}
+    return {"kind": "other", "shape": [], "dtype": type(value).__name__}
+
+
+def run_case(case, arrays, meta):
+    """Run one case; record arrays (under ``case.id::...``) and its meta entry."""
+    torch.manual_seed(0)
+    cid = case.id
+    inputs = make_inputs(case)
+    ns = {}
+    leaves = {}
+    for name, a in inputs.items():
+        t = torch.from_numpy(a.copy())
+        if case.grad and t.is_floating_point() and name not in case.const:
+            t.requires_grad_(True)
+            leaves[name] = t
+        ns[name] = t
+        arrays[f"{cid}::in::{name}"] = a
+    entry = {"outputs": [], "grads": [], "modules": [], "error": None}
+    meta[cid] = entry
+    try:
+        if case.setup:
+            exec(compile(case.source("setup"), f"<{cid} setup>", "exec"), ns)
+        for mname, mod in list(ns.items()):
+            if isinstance(mod, nn.Module) and not mname.startswith("_"):
+                entry["modules"].append(mname)
+                for k, v in mod.state_dict().items():
+                    arrays[f"{cid}::sd::{mname}.{k}"] = v.detach().cpu().numpy()
+                for k, p in mod.named_parameters():
+                    if case.grad and p.requires_grad:
+                        leaves[f"{mname}.{k}"] = p
+        exec(compile(case.source("src"), f"<{cid}>", "exec"), ns)
+        flat = []
+        for name in case.outputs:
+            if name not in ns:
+                raise NameError(f"the snippet did not assign its output {name!r}")
+            _flatten(name, ns[name], flat)
+        loss = None
+        for key, v in flat:
+            d = _describe(v)
+            d["key"] = key
+            entry["outputs"].append(d)
+            if isinstance(v, torch.Tensor):
+                arrays[f"{cid}::out::{key}"] = v.detach().cpu().numpy()
+                if v.requires_grad and v.is_floating_point() and case.grad:
+                    r = projection(case, key, tuple(v.shape))
+                    arrays[f"{cid}::R::{key}"] = r
+                    term = (v.double() * torch.from_numpy(r)).sum()
+                    loss = term if loss is None else loss + term
+            elif d["kind"] == "py":
+                arrays[f"{cid}::out::{key}"] = np.asarray(v)
+        if loss is not None and leaves:
+            names = list(leaves)
+            grads = torch.autograd.grad(loss, [leaves[n] for n in names], allow_unused=True)
+            for n, g in zip(names, grads):
+                if g is None or g._is_zerotensor():  # unused input / torch's ZeroTensor
+                    g = torch.zeros_like(leaves[n])
+                arrays[f"{cid}::grad::{n}"] = g.detach().cpu().numpy()
+                entry["grads"].append(n)
+    except Exception:  # recorded: the Jittor side reports the case as failing with it
+        entry["error"] = traceback.format_exc(limit=3)
+
+
+def main():
+    """Run every case and write one ``.npz`` and one ``.json`` per area into ``--out``."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True)
+    args = ap.parse_args()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    torch.set_num_threads(1)
+    by_area = {}
+    for case in all_cases():
+        by_area.setdefault(area_of(case), []).append(case)
+    for area, cases in by_area.items():
+        arrays, meta = {}, {}
+        for case in cases:
+            run_case(case, arrays, meta)
+        np.savez(out / f"{area}.npz", **arrays)
+        (out / f"{area}.json").write_text(json.dumps(meta, indent=1, sort_keys=True))
+    errors = [cid for area in by_area for cid in json.loads((out / f"{area}.json").read_text())
+              if json.loads((out / f"{area}.json").read_text())[cid]["error"]]
+    print(f"{sum(len(c) for c in by_area.values())} cases, {len(errors)} raised on the torch side")
+    for cid in errors:
+        print("  torch side raised:", cid)
+
+
+if __name__ == "__main__":
+    main()
