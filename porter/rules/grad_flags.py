@@ -60,6 +60,12 @@ class GradFlagRule(Rule):
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         func = original.func
+        if (self.ctx.qualname(func) or "").startswith("torch.nn.init.") and updated.args:
+            # nn.init.f(x.data, ...) writes into x; Jittor's x.data is a numpy copy: pass x itself
+            first = updated.args[0].value
+            if isinstance(first, cst.Attribute) and first.attr.value == "data":
+                args = [updated.args[0].with_changes(value=first.value), *updated.args[1:]]
+                return updated.with_changes(args=args)
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Attribute) \
                 and func.value.attr.value == "data" and func.attr.value in self.ctx.table.methods \
                 and self.ctx.qualname(func.value) is None and self.ctx.is_tensor_receiver(func.value.value):

@@ -1,0 +1,160 @@
+"""StyleGAN2: speed of the converted generator/discriminator vs the torch reference, and Jittor's
+live-variable count over a long training run.
+
+    env $(python3 shims/env.py --exports) .venv/bin/python bench/bench_stylegan2.py [--iters 200]
+
+1. Forward + backward time of G and D (same sizes, same weights) under Jittor (the conversion
+   of ``models_ref/stylegan2`` in ``build/ported``) and under torch (this script re-run by
+   ``.venv-torch`` with ``--torch-side``), in the same invocation, printed as a ratio.
+2. ``jt.number_of_lived_vars()`` every 10 of ``--iters`` full training iterations (four phases,
+   Adam, G_ema): it must stay flat (Jittor's lazy graph must not grow, see jittor_gaps X5).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+BATCH = 4
+G_KW = dict(z_dim=32, c_dim=0, w_dim=32, img_resolution=32, img_channels=3,
+            mapping_kwargs=dict(num_layers=2),
+            synthesis_kwargs=dict(channel_base=1024, channel_max=64, num_fp16_res=0, conv_clamp=256))
+D_KW = dict(c_dim=0, img_resolution=32, img_channels=3, channel_base=1024, channel_max=64,
+            num_fp16_res=0, conv_clamp=256)
+WARMUP, TIMED = 2, 5
+
+
+def _inputs():
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    return (rng.standard_normal((BATCH, G_KW["z_dim"])).astype("float32"),
+            rng.standard_normal((BATCH, 3, 32, 32)).astype("float32"))
+
+
+def _time(step) -> float:
+    """Median seconds of ``step()`` after warm-up."""
+    for _ in range(WARMUP):
+        step()
+    times = []
+    for _ in range(TIMED):
+        t0 = time.perf_counter()
+        step()
+        times.append(time.perf_counter() - t0)
+    return sorted(times)[len(times) // 2]
+
+
+def torch_side() -> dict:
+    """Forward+backward seconds of the torch reference (runs in .venv-torch)."""
+    import torch
+
+    from models_ref.stylegan2 import networks
+
+    torch.manual_seed(0)
+    G, D = networks.Generator(**G_KW), networks.Discriminator(**D_KW)
+    z, img = (torch.from_numpy(a) for a in _inputs())
+
+    def g_step():
+        G.zero_grad(set_to_none=True)
+        G(z, None, noise_mode="const").square().mean().backward()
+
+    def d_step():
+        D.zero_grad(set_to_none=True)
+        D(img, None).square().mean().backward()
+    return {"G": _time(g_step), "D": _time(d_step), "threads": torch.get_num_threads()}
+
+
+def jittor_side() -> dict:
+    """Forward+backward seconds of the converted networks."""
+    import jittor as jt
+
+    from parity_tests.harness.ported import import_ported
+
+    networks = import_ported("models_ref.stylegan2.networks")
+    jt.set_global_seed(0)
+    G, D = networks.Generator(**G_KW), networks.Discriminator(**D_KW)
+    z, img = (jt.array(a) for a in _inputs())
+    g_params, d_params = G.parameters(), D.parameters()
+
+    def g_step():
+        jt.sync(jt.grad(G(z, None, noise_mode="const").sqr().mean(), g_params))
+
+    def d_step():
+        jt.sync(jt.grad(D(img, None).sqr().mean(), d_params))
+    return {"G": _time(g_step), "D": _time(d_step)}
+
+
+def lived_vars(iters: int) -> list:
+    """``(iteration, lived vars)`` every 10 iterations of full StyleGAN2 training."""
+    import jittor as jt
+    import numpy as np
+
+    from parity_tests.harness.ported import import_ported
+    from parity_tests.torch_side import stylegan2_config as cfg
+
+    nets = import_ported("models_ref.stylegan2.networks")
+    lossmod = import_ported("models_ref.stylegan2.loss")
+    training = import_ported("models_ref.stylegan2.training")
+    jt.set_global_seed(0)
+    G, D = nets.Generator(**cfg.GENERATOR), nets.Discriminator(**cfg.DISCRIMINATOR)
+    G_ema = training.make_ema(G)
+    G.requires_grad_(False)
+    D.requires_grad_(False)
+    phases = training.make_phases(G, D, cfg.G_OPT, cfg.D_OPT, **cfg.REG_INTERVALS)
+    loss = lossmod.StyleGAN2Loss("cpu", G.mapping, G.synthesis, D, rand=cfg.Draws(jt.array), **cfg.LOSS)
+    samples = []
+    for it in range(iters):
+        b = cfg.train_batch(it % 4)
+        training.training_iteration(phases, loss, G, G_ema, it, jt.array(b["real_img"]), jt.array(b["real_c"]),
+                                    [jt.array(z) for z in b["gen_z"]], [jt.array(c) for c in b["gen_c"]],
+                                    cfg.EMA_BETA)
+        if (it + 1) % 10 == 0:
+            jt.sync_all()
+            jt.gc()
+            samples.append((it + 1, int(jt.number_of_lived_vars())))
+    assert np.isfinite(G_ema.synthesis.b4.const.numpy()).all()
+    return samples
+
+
+def main() -> int:
+    """Run both parts and print the figures."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--torch-side", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--iters", type=int, default=200, help="training iterations for the lived-vars probe")
+    args = ap.parse_args()
+    if args.torch_side:
+        print(json.dumps(torch_side()))
+        return 0
+
+    import shims  # noqa: F401  (Jittor environment first)
+    from parity_tests.harness.torchside import torch_python
+
+    proc = subprocess.run([str(torch_python()), __file__, "--torch-side"], cwd=ROOT, capture_output=True,
+                          text=True, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    if proc.returncode != 0:
+        print(proc.stderr[-4000:], file=sys.stderr)
+        return 1
+    t = json.loads(proc.stdout.strip().splitlines()[-1])
+    j = jittor_side()
+    print(f"StyleGAN2 forward+backward, batch {BATCH}, 32x32, median of {TIMED} after {WARMUP} warm-up "
+          f"(torch threads: {t['threads']})")
+    print(f"{'net':<4} {'torch s':>9} {'jittor s':>9} {'jittor/torch':>13}")
+    for net in ("G", "D"):
+        print(f"{net:<4} {t[net]:>9.4f} {j[net]:>9.4f} {j[net] / t[net]:>13.2f}")
+
+    samples = lived_vars(args.iters)
+    first, last = samples[0][1], samples[-1][1]
+    print(f"lived vars over {args.iters} training iterations (every 10): {[n for _, n in samples]}")
+    flat = last <= first * 1.05 + 10
+    print(f"lived vars {'flat' if flat else 'GROWING'}: {first} after 10 iterations, {last} after {args.iters}")
+    return 0 if flat else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,452 @@
+"""Jittor side of the model-parity harness: compare a converted model against torch's ``.npz``.
+
+Runs in ``.venv``.  A torch-side script (:mod:`.torch_dump`) saved the reference; here the
+converted Jittor model gets the torch weights through ``shims.load_state_dict`` (strict), runs
+the same inputs and is compared output by output, gradient by gradient, step by step.  Every
+check writes a row to ``build/parity/results/<suite>.json`` (:mod:`.results`).
+
+When a check fails, every submodule of the Jittor model is hooked and the forward pass is run
+again: :func:`first_diverging` names the first submodule call (in execution order, i.e. the
+order calls complete, innermost first) whose output differs from torch's recorded one.
+
+Usage in a test::
+
+    ref = Reference(run_torch(script, "mymodel") / "case.npz")
+    p = ModelParity("mymodel", ref, converted_module.Net(...))
+    require(p.check_forward("forward", rtol=1e-5, atol=1e-6))
+    require(p.check_grads("grads", rtol=1e-4, atol=1e-6))
+"""
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+import shims
+import jittor as jt
+
+from parity_tests.harness import common
+from parity_tests.harness.common import ROOT_NAME, Comparison, compare
+from parity_tests.harness.results import RESULTS, Row, record
+
+Arrays = Dict[str, np.ndarray]
+Forward = Callable[[Any, Mapping[str, Any]], Any]
+
+
+class Reference:
+    """The arrays a torch-side :func:`.torch_dump.dump` wrote, grouped by prefix."""
+
+    def __init__(self, path: Union[str, Path]):
+        self.path = Path(path)
+        if not self.path.exists():
+            raise FileNotFoundError(f"torch reference {self.path} does not exist (did the torch side run?)")
+        with np.load(self.path, allow_pickle=False) as z:
+            self.arrays: Arrays = {k: z[k] for k in z.files}
+
+    def group(self, prefix: str) -> Arrays:
+        """Arrays whose key starts with ``prefix``, keyed by the rest."""
+        return {k[len(prefix):]: v for k, v in self.arrays.items() if k.startswith(prefix)}
+
+    def __getitem__(self, key: str) -> np.ndarray:
+        if key not in self.arrays:
+            raise KeyError(f"{self.path.name} has no array {key!r}")
+        return self.arrays[key]
+
+    def names(self, key: str) -> List[str]:
+        """A saved list of names (``meta/trainable``, ``act_order``, ...); empty if absent."""
+        return [str(x) for x in self.arrays[key]] if key in self.arrays else []
+
+    @property
+    def state_dict(self) -> Arrays:
+        """The torch ``state_dict`` before anything ran."""
+        return self.group("param/")
+
+    @property
+    def inputs(self) -> Arrays:
+        """The inputs in their positional order."""
+        got = self.group("input/")
+        order = self.names("meta/input_order") or list(got)
+        return {k: got[k] for k in order}
+
+    @property
+    def outputs(self) -> Arrays:
+        """Flattened forward outputs."""
+        return self.group("output/")
+
+    @property
+    def grads(self) -> Arrays:
+        """Gradient of the loss for every trainable parameter."""
+        return self.group("grad/")
+
+    @property
+    def trainable(self) -> List[str]:
+        """Names of the parameters torch trains (``requires_grad``)."""
+        return self.names("meta/trainable") or list(self.grads)
+
+    @property
+    def steps(self) -> int:
+        """How many optimizer steps were saved."""
+        k = 0
+        while any(key.startswith(f"step{k + 1}/") for key in self.arrays):
+            k += 1
+        return k
+
+    def step(self, k: int) -> Arrays:
+        """The ``state_dict`` after ``k`` optimizer steps."""
+        return self.group(f"step{k}/param/")
+
+    @property
+    def act_order(self) -> List[str]:
+        """Submodule calls ``<qualname>@<call>`` in torch's execution order."""
+        return self.names("act_order")
+
+    @property
+    def acts(self) -> Arrays:
+        """Recorded submodule outputs (flattened names)."""
+        return self.group("act/")
+
+
+def to_var(a: np.ndarray) -> jt.Var:
+    """A fresh Jittor Var from a reference array (float64 becomes float32: Jittor's rule)."""
+    return jt.array(np.ascontiguousarray(a))
+
+
+def to_numpy(v: Any) -> np.ndarray:
+    """A numpy copy of a Var (or array-like)."""
+    if isinstance(v, jt.Var):
+        if v.dtype in (jt.float16, getattr(jt, "bfloat16", jt.float16)):
+            v = v.float32()
+        return v.numpy().copy()
+    return np.asarray(v)
+
+
+def flatten(obj: Any, prefix: str) -> List[Tuple[str, jt.Var]]:
+    """The Vars inside an output (same names as :func:`.torch_dump.flatten`)."""
+    return common.flatten(obj, prefix, lambda x: isinstance(x, jt.Var))
+
+
+def load_weights(model: Any, state: Mapping[str, np.ndarray]) -> None:
+    """Load a torch ``state_dict`` (numpy arrays) into a Jittor model through ``shims``, strictly:
+    a missing, unexpected or wrongly shaped key is an error."""
+    shims.load_state_dict(model, dict(state), strict=True)
+
+
+def named_modules(model: Any) -> List[Tuple[str, Any]]:
+    """Every module once, under its first name (torch's ``named_modules`` convention);
+    the model itself is :data:`~.common.ROOT_NAME`."""
+    seen, out = set(), []
+    for name, m in model.named_modules():
+        if id(m) in seen:
+            continue
+        seen.add(id(m))
+        out.append((name or ROOT_NAME, m))
+    return out
+
+
+class ActivationTap:
+    """Record every submodule call's output, in execution order, on a Jittor model.
+
+    Jittor's ``register_forward_hook`` has one slot per module and no handle, so instead each
+    module's ``execute`` is shadowed by an instance attribute for the duration of the ``with``
+    block and restored afterwards (any hook the model set itself stays untouched).
+    """
+
+    def __init__(self, model: Any):
+        self.model = model
+        self.records: List[Tuple[str, Any]] = []
+        self._calls: Dict[str, int] = {}
+        self._patched: List[Tuple[Any, Any]] = []
+
+    def _wrap(self, name: str, module: Any) -> Callable:
+        inner = module.execute
+
+        def execute(*args, **kw):
+            out = inner(*args, **kw)
+            k = self._calls.get(name, 0)
+            self._calls[name] = k + 1
+            self.records.append((f"{name}@{k}", out))
+            return out
+        return execute
+
+    def __enter__(self) -> "ActivationTap":
+        for name, m in named_modules(self.model):
+            self._patched.append((m, m.__dict__.get("execute")))
+            m.execute = self._wrap(name, m)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for m, previous in reversed(self._patched):
+            if previous is None:
+                del m.__dict__["execute"]
+            else:
+                m.execute = previous
+        self._patched.clear()
+
+    def arrays(self) -> Tuple[Arrays, List[str]]:
+        """Flattened outputs by name and the ordered list of ``<qualname>@<call>`` keys."""
+        acts: Arrays = {}
+        order: List[str] = []
+        for key, out in self.records:
+            order.append(key)
+            for name, v in flatten(out, key):
+                acts[name] = to_numpy(v)
+        return acts, order
+
+
+@dataclass
+class Divergence:
+    """The first submodule call whose output differs from torch's."""
+
+    call: str
+    comparisons: List[Comparison]
+    missing: List[str]
+
+    @property
+    def qualname(self) -> str:
+        """The submodule's qualified name (``<root>`` for the model itself)."""
+        return self.call.rsplit("@", 1)[0]
+
+    def describe(self) -> str:
+        """A readable account: where, shapes, error; calls Jittor never made."""
+        worst = [c for c in self.comparisons if not c.ok] or self.comparisons
+        text = f"first diverging submodule: {self.call} -> " + "; ".join(c.describe() for c in worst[:3])
+        if self.missing:
+            text += f" (before it, {len(self.missing)} torch call(s) not made by the port: {', '.join(self.missing[:5])})"
+        return text
+
+
+def first_diverging(model: Any, run: Callable[[], Any], ref: Reference, rtol: float, atol: float
+                    ) -> Optional[Divergence]:
+    """Hook every submodule, ``run()`` the forward pass, and return the first call (in torch's
+    execution order) whose output differs beyond ``atol + rtol * max|ref|``; None if all match.
+
+    A submodule call torch made but the port did not is listed; if no compared output differs,
+    the first such missing call is the divergence."""
+    order = ref.act_order
+    if not order:
+        raise ValueError(f"{ref.path.name} has no recorded activations (dump(record_acts=True))")
+    with ActivationTap(model) as tap:
+        run()
+    got, _ = tap.arrays()
+    ref_acts = ref.acts
+    by_call: Dict[str, List[str]] = {}
+    for name in ref_acts:
+        by_call.setdefault(common.act_call(name), []).append(name)
+    missing: List[str] = []
+    for call in order:
+        names = by_call.get(call, [])
+        if not names:
+            continue  # the call returned no tensor
+        if not any(n in got for n in names):
+            missing.append(call)
+            continue
+        comps = [compare(n, got[n], ref_acts[n], rtol, atol) if n in got else
+                 Comparison(n, False, float("inf"), float("inf"), (), tuple(ref_acts[n].shape), "missing in port")
+                 for n in names]
+        if not all(c.ok for c in comps):
+            return Divergence(call, comps, missing)
+    if missing:
+        return Divergence(missing[0], [], missing[1:])
+    return None
+
+
+def worst(comps: Sequence[Comparison]) -> Tuple[float, float]:
+    """The largest absolute and relative errors of a list of comparisons."""
+    if not comps:
+        return 0.0, 0.0
+    return max(c.max_abs_err for c in comps), max(c.max_rel_err for c in comps)
+
+
+def compare_sets(got: Mapping[str, Any], ref: Mapping[str, np.ndarray], rtol: float, atol: float,
+                 what: str) -> List[Comparison]:
+    """Compare two name->array maps; a name on only one side is a failed comparison."""
+    comps = []
+    for name, r in ref.items():
+        if name not in got:
+            comps.append(Comparison(f"{what}/{name}", False, float("inf"), float("inf"), (),
+                                    tuple(r.shape), "missing in port"))
+        else:
+            comps.append(compare(f"{what}/{name}", to_numpy(got[name]), r, rtol, atol))
+    for name in got:
+        if name not in ref:
+            comps.append(Comparison(f"{what}/{name}", False, float("inf"), float("inf"),
+                                    tuple(np.shape(to_numpy(got[name]))), (), "not in torch"))
+    return comps
+
+
+def make_row(suite: str, case: str, comps: Sequence[Comparison], divergence: Optional[Divergence] = None,
+             note: str = "", results: Path = RESULTS) -> Row:
+    """A result row for a list of comparisons (failed if any failed); recorded in ``results``
+    and returned."""
+    bad = [c for c in comps if not c.ok]
+    abs_err, rel_err = worst(comps)
+    if bad:
+        bad.sort(key=lambda c: -c.max_rel_err)
+        detail = f"{len(bad)}/{len(comps)} differ; worst: " + "; ".join(c.describe() for c in bad[:3])
+        if divergence is not None:
+            detail += ". " + divergence.describe()
+    else:
+        detail = f"{len(comps)} arrays match"
+    if note:
+        detail = f"{detail} [{note}]"
+    return record(Row(suite, case, "failed" if bad else "passed", abs_err, rel_err,
+                      divergence.call if (bad and divergence) else None, detail), results)
+
+
+def require(row: Row) -> None:
+    """Fail the calling test with the row's detail unless it passed."""
+    if not row.ok:
+        raise AssertionError(f"[{row.suite}/{row.case}] {row.detail}")
+
+
+def default_forward(model: Any, inputs: Mapping[str, Any]) -> Any:
+    """Call the model with the inputs as positional arguments, in order."""
+    return model(*inputs.values())
+
+
+def make_optimizer(spec: Mapping[str, Any], params: List[jt.Var]) -> Any:
+    """The Jittor optimizer for a torch-side spec ``{"name": ..., **kwargs}``: ``shims.optim``'s
+    torch-faithful class when it has one, else ``jittor.optim``'s."""
+    kw = dict(spec)
+    name = str(kw.pop("name")).lower()
+    for ns in (shims.optim, jt.optim):
+        for attr in dir(ns):
+            cls = getattr(ns, attr)
+            if attr.lower() == name and isinstance(cls, type):
+                return cls(params, **kw)
+    raise ValueError(f"make_optimizer: neither shims.optim nor jittor.optim has {spec['name']!r}")
+
+
+class ModelParity:
+    """Compare one converted model against one torch reference ``.npz``.
+
+    ``forward(model, inputs)`` runs the model (default: inputs as positional arguments);
+    ``loss(outputs, inputs)`` gives the scalar loss (default: the reference's weighted sum,
+    matching the torch side's default).  Each check reloads the torch weights first, so checks
+    are independent of each other and of order.  Rows go to ``results`` (the harness's own
+    self-test sends its deliberately failing cases elsewhere).
+    """
+
+    def __init__(self, suite: str, ref: Union[Reference, str, Path], model: Any, *,
+                 forward: Forward = default_forward,
+                 loss: Optional[Callable[[Any, Mapping[str, Any]], Any]] = None,
+                 results: Path = RESULTS):
+        self.suite = suite
+        self.ref = ref if isinstance(ref, Reference) else Reference(ref)
+        self.model = model
+        self.forward = forward
+        self.loss = loss
+        self.results = results
+        load_weights(model, self.ref.state_dict)
+
+    def inputs(self) -> Dict[str, jt.Var]:
+        """Fresh Vars of the reference inputs."""
+        return {k: to_var(v) for k, v in self.ref.inputs.items()}
+
+    def run(self) -> Any:
+        """One forward pass on the reference inputs."""
+        return self.forward(self.model, self.inputs())
+
+    def loss_of(self, outputs: Any, inputs: Mapping[str, Any]) -> jt.Var:
+        """The scalar loss of a forward pass (same definition as the torch side)."""
+        if self.loss is not None:
+            return self.loss(outputs, inputs)
+        weights = self.ref.group("lossw/")
+        total = None
+        for name, v in flatten(outputs, "out"):
+            if name not in weights:
+                raise KeyError(f"output {name!r} has no loss weight in {self.ref.path.name} "
+                               f"(torch outputs: {sorted(weights)})")
+            if not str(v.dtype).startswith("float"):
+                continue
+            term = (v * to_var(weights[name])).sum()
+            total = term if total is None else total + term
+        if total is None:
+            raise ValueError("the model returned no floating-point output")
+        return total
+
+    def diagnose(self, rtol: float, atol: float) -> Optional[Divergence]:
+        """The first diverging submodule of the forward pass (with fresh torch weights)."""
+        load_weights(self.model, self.ref.state_dict)
+        return first_diverging(self.model, self.run, self.ref, rtol, atol)
+
+    def check_forward(self, case: str, rtol: float, atol: float) -> Row:
+        """Outputs vs torch; on mismatch, name the first diverging submodule."""
+        load_weights(self.model, self.ref.state_dict)
+        got = dict(flatten(self.run(), "out"))
+        comps = compare_sets(got, self.ref.outputs, rtol, atol, "output")
+        div = self.diagnose(rtol, atol) if not all(c.ok for c in comps) else None
+        return make_row(self.suite, case, comps, div, results=self.results)
+
+    def _params(self) -> Dict[str, jt.Var]:
+        params = dict(self.model.named_parameters())
+        missing = [n for n in self.ref.trainable if n not in params]
+        if missing:
+            raise KeyError(f"the port lacks torch parameters {missing[:5]}"
+                           f"{' ...' if len(missing) > 5 else ''}")
+        return params
+
+    def check_grads(self, case: str, rtol: float, atol: float) -> Row:
+        """The loss and its gradient for every torch-trainable parameter vs torch."""
+        load_weights(self.model, self.ref.state_dict)
+        params = self._params()
+        names = self.ref.trainable
+        inputs = self.inputs()
+        value = self.loss_of(self.forward(self.model, inputs), inputs)
+        grads = jt.grad(value, [params[n] for n in names])
+        comps = [compare("loss", to_numpy(value), self.ref["loss"], rtol, atol)]
+        comps += compare_sets(dict(zip(names, grads)), self.ref.grads, rtol, atol, "grad")
+        div = None
+        if not all(c.ok for c in comps) and self.ref.act_order:
+            div = self.diagnose(rtol, atol)
+        note = "forward matches, only gradients differ" if (div is None and not all(c.ok for c in comps)) else ""
+        return make_row(self.suite, case, comps, div, note, self.results)
+
+    def check_steps(self, case: str, optimizer: Mapping[str, Any], rtol: float, atol: float) -> Row:
+        """The ``state_dict`` after each saved optimizer step vs torch (same optimizer spec);
+        stops at the first step that differs."""
+        load_weights(self.model, self.ref.state_dict)
+        params = self._params()
+        opt = make_optimizer(optimizer, [params[n] for n in self.ref.trainable])
+        comps: List[Comparison] = []
+        if self.ref.steps == 0:
+            raise ValueError(f"{self.ref.path.name} has no optimizer steps (dump(steps=N))")
+        for k in range(1, self.ref.steps + 1):
+            inputs = self.inputs()
+            opt.step(self.loss_of(self.forward(self.model, inputs), inputs))
+            # Torch-only bookkeeping buffers (num_batches_tracked) have no Jittor twin: compare
+            # what both sides hold; a missing trainable parameter already failed in _params().
+            state = self.model.state_dict()
+            ref_k = {n: v for n, v in self.ref.step(k).items() if n in state}
+            step_comps = compare_sets({n: state[n] for n in ref_k}, ref_k, rtol, atol, f"step{k}")
+            comps += step_comps
+            if not all(c.ok for c in step_comps):
+                break
+        div = None
+        if not all(c.ok for c in comps) and self.ref.act_order:
+            div = self.diagnose(rtol, atol)
+        return make_row(self.suite, case, comps, div, results=self.results)
+
+
+@contextlib.contextmanager
+def patched_randn(stream: common.SeededStream, *owners: Any):
+    """Within the block, ``randn(*size)`` of ``jittor`` (and of each extra ``owner`` module,
+    e.g. ``shims`` if converted code calls a shim) draws from ``stream``: the same numbers the
+    torch side's ``torch_dump.patched_randn`` gave to the same calls."""
+    targets = [(o, "randn") for o in (jt, *owners) if hasattr(o, "randn")]
+    saved = [(o, getattr(o, n)) for o, n in targets]
+
+    def randn(*size, dtype=None, **_):
+        v = jt.array(stream.normal(common.size_args(size)))
+        return v.cast(dtype) if dtype is not None else v
+
+    for o, n in targets:
+        setattr(o, n, randn)
+    try:
+        yield stream
+    finally:
+        for o, f in saved:
+            setattr(o, "randn", f)

@@ -1,0 +1,124 @@
+"""Convert ``models_ref/`` with the real converter, once, and import the converted modules.
+
+``build/ported/models_ref`` is the output of ``porter.convert_path(models_ref, ...)`` (the same
+code path ``jtport convert`` runs); it is reused while a hash of the reference sources and of the
+converter (its code and mapping table) is unchanged.  Several pytest processes may run at once:
+the conversion happens under a file lock, into a temporary folder that is then swapped in.
+
+:func:`import_ported` imports ``models_ref.<...>`` from ``build/ported`` and checks that the
+module really came from there (the torch ``models_ref`` next to it must never be what runs).
+"""
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import importlib
+import json
+import os
+import shutil
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Optional
+
+ROOT = Path(__file__).resolve().parents[2]
+SOURCE = ROOT / "models_ref"
+PORTED = ROOT / "build" / "ported"
+PACKAGE = "models_ref"
+
+_converted_key: Optional[str] = None
+
+
+def _hash_tree(h: "hashlib._Hash", folder: Path, patterns: tuple) -> None:
+    for pattern in patterns:
+        for f in sorted(folder.rglob(pattern)):
+            if "__pycache__" in f.parts:
+                continue
+            h.update(str(f.relative_to(ROOT)).encode())
+            h.update(f.read_bytes())
+
+
+def source_key() -> str:
+    """Hash of ``models_ref/`` and of the converter (code + mapping table + version)."""
+    import porter
+
+    h = hashlib.sha256()
+    _hash_tree(h, SOURCE, ("*.py",))
+    _hash_tree(h, ROOT / "porter", ("*.py", "*.toml"))
+    h.update(str(getattr(porter, "__version__", "")).encode())
+    return h.hexdigest()[:16]
+
+
+class _Lock:
+    def __init__(self, path: Path):
+        self.path = path
+
+    def __enter__(self):
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.fh = open(self.path, "w")
+        fcntl.flock(self.fh, fcntl.LOCK_EX)
+
+    def __exit__(self, *exc):
+        fcntl.flock(self.fh, fcntl.LOCK_UN)
+        self.fh.close()
+
+
+def ensure_converted() -> Path:
+    """Convert ``models_ref/`` into ``build/ported/models_ref`` unless an up-to-date conversion
+    exists; returns ``build/ported``.  The conversion report is ``build/ported/report.json``."""
+    global _converted_key
+    if _converted_key is not None:  # once per process: later edits apply to the next run
+        return PORTED
+    key = source_key()
+    stamp = PORTED / ".key"
+    with _Lock(PORTED.parent / "ported.lock"):
+        if not (stamp.exists() and stamp.read_text() == key):
+            from porter import convert_path
+
+            tmp = PORTED.parent / f"ported.tmp-{os.getpid()}"
+            shutil.rmtree(tmp, ignore_errors=True)
+            report = convert_path(SOURCE, tmp / PACKAGE)
+            if report.errors:
+                raise RuntimeError("converting models_ref/ failed: " +
+                                   "; ".join(f"{e.where()} {e.code} {e.reason}" for e in report.errors))
+            (tmp / "report.json").write_text(report.to_json())
+            (tmp / ".key").write_text(key)
+            old = PORTED.parent / f"ported.old-{os.getpid()}"
+            if PORTED.exists():
+                PORTED.rename(old)
+            tmp.rename(PORTED)
+            shutil.rmtree(old, ignore_errors=True)
+    _converted_key = key
+    return PORTED
+
+
+def conversion_report() -> dict:
+    """The converter's report on ``models_ref/`` (``Report.to_dict()`` form)."""
+    return json.loads((ensure_converted() / "report.json").read_text())
+
+
+def _activate() -> None:
+    """Put ``build/ported`` first on ``sys.path`` and drop a torch ``models_ref`` if imported."""
+    ported = str(PORTED)
+    for name in [m for m in sys.modules if m == PACKAGE or m.startswith(PACKAGE + ".")]:
+        f = getattr(sys.modules[name], "__file__", None) or ""
+        if not f.startswith(ported + os.sep):
+            del sys.modules[name]
+    if not sys.path or sys.path[0] != ported:
+        if ported in sys.path:
+            sys.path.remove(ported)
+        sys.path.insert(0, ported)
+    importlib.invalidate_caches()
+
+
+def import_ported(name: str) -> ModuleType:
+    """Import the converted module ``name`` (``models_ref.stylegan2.networks``, say)."""
+    if name != PACKAGE and not name.startswith(PACKAGE + "."):
+        raise ValueError(f"import_ported: {name!r} is not inside {PACKAGE}")
+    ensure_converted()
+    _activate()
+    module = importlib.import_module(name)
+    where = getattr(module, "__file__", "") or ""
+    if not where.startswith(str(PORTED) + os.sep):
+        raise ImportError(f"{name} was imported from {where}, not from the port in {PORTED}")
+    return module

@@ -1,0 +1,231 @@
+"""Torch side of the model-parity harness: run a reference model, save everything to ``.npz``.
+
+Runs in ``.venv-torch`` only (imported by the scripts in ``parity_tests/torch_side/``); the
+Jittor side (:mod:`parity_tests.harness.model`) reads what this writes.  One ``.npz`` per case:
+
+===================== ====================================================================
+key                   content
+===================== ====================================================================
+``param/<name>``      the model's ``state_dict`` (parameters and buffers) before anything ran
+``input/<name>``      the seeded inputs (``meta/input_order`` keeps their positional order)
+``output/<name>``     the forward outputs, flattened (:func:`flatten`)
+``lossw/<name>``      seeded weights of the default loss ``sum(output * lossw)`` (both sides
+                      can compute it, so gradients compare without porting a loss function)
+``loss``              the scalar loss (shape ``(1,)``)
+``grad/<name>``       the gradient of the loss for every trainable parameter (zeros if unused)
+``step<k>/param/...`` the ``state_dict`` after ``k`` optimizer steps (``k = 1..steps``)
+``act/<key>``         the output of every submodule call, ``<key> = <qualname>@<call>`` plus
+                      the flatten suffix; ``<qualname>`` is ``<root>`` for the model itself
+``act_order``         the ``<qualname>@<call>`` keys in execution (completion) order
+``meta/trainable``    names of the parameters with ``requires_grad``
+===================== ====================================================================
+
+Inputs come from numpy (:func:`seeded_array`), never from torch's RNG, so the Jittor side can
+regenerate or simply read them.
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+from pathlib import Path
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+
+import numpy as np
+import torch
+
+from parity_tests.harness import common
+from parity_tests.harness.common import ROOT_NAME, make_inputs, seeded_array  # noqa: F401 (re-exported for scripts)
+
+Arrays = Dict[str, np.ndarray]
+
+
+def flatten(obj: Any, prefix: str) -> List[Tuple[str, torch.Tensor]]:
+    """The torch tensors inside an output (see :func:`.common.flatten` for the names)."""
+    return common.flatten(obj, prefix, lambda x: isinstance(x, torch.Tensor))
+
+
+def to_numpy(t: torch.Tensor) -> np.ndarray:
+    """A detached float32/integer numpy copy (half and double become float32)."""
+    t = t.detach().cpu()
+    if t.is_floating_point():
+        t = t.float()
+    return t.numpy().copy()
+
+
+class ActivationRecorder:
+    """Forward hooks on every submodule (and the root) recording outputs in execution order.
+
+    Used as a context manager around a forward pass; ``records`` is a list of
+    ``(key, [(flattened name, numpy copy), ...])`` where key is ``<qualname>@<call index>``.
+    Outputs are copied when the hook runs: a later in-place op (``LeakyReLU(inplace=True)``
+    after the recorded layer) would otherwise change what was recorded.
+    """
+
+    def __init__(self, model: torch.nn.Module):
+        self.model = model
+        self.records: List[Tuple[str, Any]] = []
+        self._handles: list = []
+        self._calls: Dict[str, int] = {}
+
+    def _hook(self, name: str) -> Callable:
+        def hook(_module, _inputs, output):
+            k = self._calls.get(name, 0)
+            self._calls[name] = k + 1
+            key = f"{name}@{k}"
+            self.records.append((key, [(n, to_numpy(t)) for n, t in flatten(output, key)]))
+        return hook
+
+    def __enter__(self) -> "ActivationRecorder":
+        for name, module in self.model.named_modules():
+            self._handles.append(module.register_forward_hook(self._hook(name or ROOT_NAME)))
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for h in self._handles:
+            h.remove()
+        self._handles.clear()
+
+    def arrays(self) -> Tuple[Arrays, List[str]]:
+        """``act/<key>[suffix]`` arrays and the ordered list of keys."""
+        acts: Arrays = {}
+        order: List[str] = []
+        for key, flat in self.records:
+            order.append(key)
+            for name, a in flat:
+                acts[f"act/{name}"] = a
+        return acts, order
+
+
+def default_forward(model: torch.nn.Module, inputs: Mapping[str, torch.Tensor]) -> Any:
+    """Call the model with the inputs as positional arguments, in order."""
+    return model(*inputs.values())
+
+
+def weighted_sum_loss(outputs: Sequence[Tuple[str, torch.Tensor]], weights: Mapping[str, np.ndarray]
+                      ) -> torch.Tensor:
+    """The default loss: ``sum_i sum(output_i * lossw_i)``, a random projection of every output."""
+    total = None
+    for name, t in outputs:
+        if not t.is_floating_point():
+            continue
+        term = (t * torch.from_numpy(weights[name]).to(t.dtype)).sum()
+        total = term if total is None else total + term
+    if total is None:
+        raise ValueError("weighted_sum_loss: the model returned no floating-point output")
+    return total
+
+
+def make_optimizer(spec: Mapping[str, Any], params: Iterable[torch.nn.Parameter]) -> torch.optim.Optimizer:
+    """A torch optimizer from ``{"name": "sgd"|"adam"|..., **kwargs}`` (the class name in
+    ``torch.optim``, case-insensitive)."""
+    kw = dict(spec)
+    name = kw.pop("name")
+    classes = {n.lower(): getattr(torch.optim, n) for n in dir(torch.optim)
+               if isinstance(getattr(torch.optim, n), type)}
+    if name.lower() not in classes:
+        raise ValueError(f"make_optimizer: torch.optim has no optimizer {name!r}")
+    return classes[name.lower()](list(params), **kw)
+
+
+def _state_arrays(model: torch.nn.Module, prefix: str) -> Arrays:
+    return {f"{prefix}{k}": to_numpy(v) for k, v in model.state_dict().items()}
+
+
+LossFn = Callable[[Any, Mapping[str, torch.Tensor]], torch.Tensor]
+
+
+def dump(path: Union[str, Path], model: torch.nn.Module, inputs: Mapping[str, np.ndarray], *,
+         forward: Callable[[torch.nn.Module, Mapping[str, torch.Tensor]], Any] = default_forward,
+         loss: Optional[LossFn] = None, seed: int = 0, steps: int = 0,
+         optimizer: Optional[Mapping[str, Any]] = None, record_acts: bool = True,
+         extra: Optional[Mapping[str, np.ndarray]] = None) -> Path:
+    """Run ``model`` on ``inputs`` and save state, inputs, outputs, grads, steps and activations.
+
+    ``loss(outputs, inputs)`` returns a scalar tensor; by default the seeded weighted sum of every
+    output (weights saved as ``lossw/``).  ``steps`` optimizer steps (``optimizer`` spec, see
+    :func:`make_optimizer`) follow, each a fresh forward/loss/backward/step on the same inputs.
+    ``extra`` arrays are saved as they are (e.g. injected noise).  Returns the ``.npz`` path.
+    """
+    path = Path(path)
+    arrays: Arrays = {}
+    arrays.update(_state_arrays(model, "param/"))
+    arrays.update({f"input/{k}": v for k, v in inputs.items()})
+    arrays["meta/input_order"] = np.array(list(inputs), dtype=str)
+    trainable = [n for n, p in model.named_parameters() if p.requires_grad]
+    arrays["meta/trainable"] = np.array(trainable, dtype=str)
+    tin = {k: torch.from_numpy(v.copy()) for k, v in inputs.items()}
+
+    recorder = ActivationRecorder(model)
+    if record_acts:
+        with recorder:
+            out = forward(model, tin)
+    else:
+        out = forward(model, tin)
+    flat = flatten(out, "out")
+    arrays.update({f"output/{n}": to_numpy(t) for n, t in flat})
+    if record_acts:
+        acts, order = recorder.arrays()
+        arrays.update(acts)
+        arrays["act_order"] = np.array(order, dtype=str)
+
+    weights = {n: seeded_array(tuple(t.shape), common.loss_weight_seed(seed, i)) for i, (n, t) in enumerate(flat)}
+    arrays.update({f"lossw/{n}": w for n, w in weights.items()})
+
+    def compute_loss(o: Any) -> torch.Tensor:
+        return loss(o, tin) if loss is not None else weighted_sum_loss(flatten(o, "out"), weights)
+
+    params = dict(model.named_parameters())
+    value = compute_loss(out)
+    grads = torch.autograd.grad(value, [params[n] for n in trainable], allow_unused=True)
+    arrays["loss"] = to_numpy(value).reshape(1)
+    for n, g in zip(trainable, grads):
+        arrays[f"grad/{n}"] = to_numpy(g) if g is not None else np.zeros(tuple(params[n].shape), np.float32)
+
+    if steps:
+        if optimizer is None:
+            raise ValueError("dump: steps > 0 needs an optimizer spec")
+        opt = make_optimizer(optimizer, [params[n] for n in trainable])
+        arrays["meta/optimizer"] = np.array(repr(dict(optimizer)))
+        for k in range(1, steps + 1):
+            opt.zero_grad()
+            compute_loss(forward(model, tin)).backward()
+            opt.step()
+            arrays.update(_state_arrays(model, f"step{k}/param/"))
+    if extra:
+        arrays.update(extra)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez(path, **arrays)
+    return path
+
+
+def out_dir_from_argv(argv: Optional[Sequence[str]] = None) -> Path:
+    """Parse the ``--out DIR`` that :func:`parity_tests.harness.torchside.run_torch` passes."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True, type=Path)
+    args, _ = ap.parse_known_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    return args.out
+
+
+def deterministic(seed: int) -> None:
+    """Seed torch and use deterministic single-threaded-equivalent kernels for references."""
+    torch.manual_seed(seed)
+    torch.use_deterministic_algorithms(True, warn_only=True)
+
+
+
+@contextlib.contextmanager
+def patched_randn(stream: common.SeededStream):
+    """Within the block, ``torch.randn(*size, ...)`` draws from ``stream`` (a shared-seed numpy
+    stream the Jittor side replays with ``model.patched_randn``)."""
+    original = torch.randn
+
+    def randn(*size, dtype=None, device=None, **_):
+        t = torch.from_numpy(stream.normal(common.size_args(size)))
+        return t.to(dtype) if dtype is not None else t
+
+    torch.randn = randn
+    try:
+        yield stream
+    finally:
+        torch.randn = original

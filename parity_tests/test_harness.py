@@ -1,0 +1,135 @@
+"""Self-test of the model-parity harness: a tiny torch model (``harness/selftest_torch.py``) and
+a hand-written Jittor twin.  The faithful twin must match forward, gradients and optimizer
+steps; deliberately perturbed twins must fail, and the harness must name the perturbed layer
+as the first diverging submodule (not an earlier one, not a later one)."""
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import jittor as jt
+from jittor import nn
+
+from parity_tests.harness import results
+from parity_tests.harness.model import ActivationTap, ModelParity, Reference, load_weights
+from parity_tests.harness.torchside import run_torch
+from parity_tests.run import summary
+
+HARNESS = Path(__file__).resolve().parent / "harness"
+SUITE = "harness_selftest"
+# Tiny float32 network, errors are at the float32 rounding level (~1e-7 relative per op);
+# 1e-5 relative leaves margin for a few ops and a 2-step SGD trajectory.
+RTOL, ATOL = 1e-5, 1e-6
+OPTIMIZER = {"name": "sgd", "lr": 0.05, "momentum": 0.9}  # same as selftest_torch.OPTIMIZER
+
+
+@pytest.fixture(scope="module")
+def ref() -> Reference:
+    out = run_torch(HARNESS / "selftest_torch.py", SUITE,
+                    deps=[HARNESS / "torch_dump.py", HARNESS / "common.py"])
+    return Reference(out / "tiny.npz")
+
+
+class Tiny(nn.Module):
+    """Jittor twin of ``selftest_torch.Tiny``; ``slope`` and ``body_gain`` perturb it."""
+
+    def __init__(self, slope=0.2, body_gain=1.0):
+        super().__init__()
+        self.stem = nn.Conv2d(3, 4, 3, padding=1)
+        self.act = nn.ReLU()
+        self.body = nn.Sequential(ScaledConv(4, 4, 3, padding=1, gain=body_gain), nn.LeakyReLU(slope))
+        self.head = nn.Linear(4 * 4 * 4, 5)
+
+    def execute(self, x):
+        h = self.act(self.stem(x))
+        h = self.act(self.body(h) + h)
+        return self.head(h.flatten(1)), h.mean()
+
+
+class ScaledConv(nn.Conv2d):
+    """A Conv2d whose weight is multiplied by ``gain`` when it runs (1.0: a plain Conv2d)."""
+
+    def __init__(self, *args, gain=1.0, **kw):
+        super().__init__(*args, **kw)
+        self._gain = gain
+
+    def execute(self, x):
+        return nn.conv2d(x, self.weight * self._gain, self.bias, self.stride, self.padding)
+
+
+def test_faithful_twin_matches_forward_grads_and_steps(ref):
+    p = ModelParity(SUITE, ref, Tiny())
+    fwd = p.check_forward("faithful/forward", RTOL, ATOL)
+    assert fwd.ok, fwd.detail
+    grads = p.check_grads("faithful/grads", RTOL, ATOL)
+    assert grads.ok, grads.detail
+    steps = p.check_steps("faithful/steps", OPTIMIZER, RTOL, ATOL)
+    assert steps.ok, steps.detail
+    assert p.diagnose(RTOL, ATOL) is None
+
+
+def test_changed_weight_is_named_as_first_divergence(ref, tmp_path):
+    # Deliberately failing cases: their rows go to a scratch folder, not to make parity's summary.
+    p = ModelParity(SUITE, ref, Tiny(body_gain=1.01), results=tmp_path)
+    row = p.check_forward("perturbed_weight/forward", RTOL, ATOL)
+    assert not row.ok
+    assert row.first_diverging == "body.0@0", row.detail
+    assert "body.0@0" in row.detail and "(2, 4, 4, 4)" in row.detail
+    assert results.load_all(tmp_path)[SUITE][0].status == "failed"
+
+
+def test_changed_activation_is_named_and_grads_fail_too(ref, tmp_path):
+    p = ModelParity(SUITE, ref, Tiny(slope=0.1), results=tmp_path)
+    row = p.check_grads("perturbed_activation/grads", RTOL, ATOL)
+    assert not row.ok
+    assert row.first_diverging == "body.1@0", row.detail
+    assert p.check_forward("perturbed_activation/forward", RTOL, ATOL).first_diverging == "body.1@0"
+
+
+def test_tap_records_calls_in_torch_order_and_restores_modules(ref):
+    model = Tiny()
+    load_weights(model, ref.state_dict)
+    with ActivationTap(model) as tap:
+        model(jt.array(ref.inputs["x"]))
+    assert [k for k, _ in tap.records] == ref.act_order
+    assert all("execute" not in m.__dict__ for _, m in model.named_modules())
+
+
+def test_strict_loading_rejects_missing_and_misshaped_keys(ref):
+    state = dict(ref.state_dict)
+    del state["head.bias"]
+    with pytest.raises(Exception, match="head.bias"):
+        load_weights(Tiny(), state)
+    state = dict(ref.state_dict)
+    state["stem.weight"] = np.zeros((4, 3, 1, 1), np.float32)
+    with pytest.raises(Exception, match="stem.weight"):
+        load_weights(Tiny(), state)
+
+
+def test_summary_lists_failures_with_first_diverging(tmp_path):
+    results.record(results.Row("s", "ok", "passed", 1e-7, 2e-7), results=tmp_path)
+    results.record(results.Row("s", "bad", "failed", 0.5, 0.25, "net.conv@0", "worst: x"), results=tmp_path)
+    results.record(results.Row("s", "bad", "failed", 0.4, 0.2, "net.conv@1", "rerun replaces"), results=tmp_path)
+    text = summary(results.load_all(tmp_path))
+    line = [l for l in text.splitlines() if l.startswith("s ")][0].split()
+    assert line[:5] == ["s", "2", "1", "1", "0"]
+    assert "4.00e-01" in line and "net.conv@1" in text and "net.conv@0" not in text
+
+
+def test_ported_package_comes_from_the_conversion():
+    from parity_tests.harness.ported import PORTED, conversion_report, import_ported
+
+    pkg = import_ported("models_ref")
+    assert Path(pkg.__file__).resolve().is_relative_to(PORTED)
+    assert any(f["path"].endswith("__init__.py") for f in conversion_report()["files"])
+    with pytest.raises(ValueError, match="not inside models_ref"):
+        import_ported("os")
+
+
+def test_xfailed_tests_rows_are_relabelled(tmp_path):
+    results.record(results.Row("s", "a", "failed", test="t::x"), results=tmp_path)
+    results.record(results.Row("s", "b", "passed", test="t::y"), results=tmp_path)
+    assert results.mark_test("t::x", "xfail", "known gap: because", results=tmp_path) == 1
+    rows = {r.case: r for r in results.load_all(tmp_path)["s"]}
+    assert rows["a"].status == "xfail" and rows["a"].detail.startswith("known gap: because")
+    assert rows["b"].status == "passed"

@@ -1,0 +1,135 @@
+"""``jtport parity SPEC``: compare a user's torch model with its Jittor conversion.
+
+The torch model runs in a separate torch interpreter (``--torch-python``, default the
+checkout's ``.venv-torch``) which saves weights, inputs, outputs, every submodule's output and
+parameter gradients; this process (Jittor) loads the weights into the converted model through
+``shims``, runs the same inputs and compares.  On a mismatch it names the first submodule, in
+execution order, whose output diverges.  The spec format is in
+``parity_tests/harness/spec.py`` and ``docs/parity.md``.
+
+Exit codes: 0 everything matched; 1 a comparison failed; 2 bad spec, usage or torch-side error.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+ROOT = Path(__file__).resolve().parents[1]
+EPILOG = """\
+exit codes:
+  0  outputs, gradients (and optimizer steps) match within rtol/atol
+  1  a comparison failed (the first diverging submodule is printed)
+  2  bad spec, usage error, or the torch side failed
+
+example (see docs/parity.md):
+  jtport convert src/ -o src_jittor
+  jtport parity parity.toml
+"""
+
+
+def _harness():
+    """The harness lives in the jtport checkout (``parity_tests/``), next to ``porter``."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from parity_tests.harness import spec
+
+    return spec
+
+
+def _torch_key(spec, torch_python: str) -> str:
+    """What the torch reference depends on: the spec's torch-side fields, the torch sources,
+    the harness's torch-side code and the interpreter."""
+    h = hashlib.sha256()
+    h.update(repr((spec.factory, spec.forward, spec.seed, spec.inputs, spec.steps, spec.optimizer,
+                   str(spec.torch_root), torch_python)).encode())
+    files = sorted(spec.torch_root.rglob("*.py")) + sorted((ROOT / "parity_tests" / "harness").glob("*.py"))
+    for f in files:
+        if "__pycache__" not in f.parts:
+            h.update(str(f).encode())
+            h.update(f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def _torch_side(spec, out: Path, torch_python: str) -> Optional[str]:
+    """Run the torch side unless ``out`` holds a reference with the same key; None on
+    success, else the error text."""
+    key = _torch_key(spec, torch_python)
+    stamp = out / "reference.key"
+    if stamp.exists() and stamp.read_text() == key and (out / "reference.npz").exists():
+        return None
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    env["PYTHONPATH"] = str(ROOT)
+    env["PYTHONHASHSEED"] = "0"
+    try:
+        proc = subprocess.run([torch_python, "-m", "parity_tests.harness.spec_torch", str(spec.path),
+                               "--out", str(out)], cwd=ROOT, env=env, capture_output=True, text=True)
+    except OSError as e:
+        return f"cannot run the torch interpreter {torch_python}: {e.strerror or e}"
+    if proc.returncode != 0:
+        return f"torch side failed (exit {proc.returncode}):\n{proc.stdout[-2000:]}{proc.stderr[-6000:]}"
+    stamp.write_text(key)
+    return None
+
+
+def main(argv: List[str]) -> int:
+    """Entry point of ``jtport parity``; returns the exit code."""
+    ap = argparse.ArgumentParser(prog="jtport parity", epilog=EPILOG,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 description="Compare a torch model with its Jittor conversion: outputs, "
+                                             "gradients, optimizer steps; name the first diverging submodule.")
+    ap.add_argument("spec", help="the spec file (TOML, see docs/parity.md)")
+    ap.add_argument("--out", help="where the torch reference and results go (default: build/parity/user/<spec name>); "
+                                  "the reference is reused while the torch code and spec are unchanged")
+    ap.add_argument("--torch-python", default=os.environ.get("JTPORT_TORCH_PYTHON", str(ROOT / ".venv-torch" / "bin" / "python")),
+                    help="interpreter with torch installed (default: $JTPORT_TORCH_PYTHON or .venv-torch)")
+    ap.add_argument("--rtol", type=float, help="override the spec's rtol")
+    ap.add_argument("--atol", type=float, help="override the spec's atol")
+    args = ap.parse_args(argv)
+
+    specmod = _harness()
+    try:
+        spec = specmod.load_spec(args.spec)
+    except specmod.SpecError as e:
+        print(f"jtport parity: error: {e}", file=sys.stderr)
+        return 2
+    rtol = spec.rtol if args.rtol is None else args.rtol
+    atol = spec.atol if args.atol is None else args.atol
+    out = Path(args.out) if args.out else ROOT / "build" / "parity" / "user" / spec.name
+    out.mkdir(parents=True, exist_ok=True)
+
+    print(f"torch side: {spec.factory} from {spec.torch_root}")
+    err = _torch_side(spec, out, args.torch_python)
+    if err:
+        print(f"jtport parity: error: {err}", file=sys.stderr)
+        return 2
+
+    import shims  # noqa: F401  (applies the Jittor environment before jittor is imported)
+    from parity_tests.harness.model import ModelParity, default_forward
+
+    try:
+        model = specmod.resolve(spec.jittor_factory, spec.jittor_root)()
+        forward = specmod.resolve(spec.forward, spec.jittor_root) if spec.forward else default_forward
+    except specmod.SpecError as e:
+        print(f"jtport parity: error: {e}", file=sys.stderr)
+        return 2
+    print(f"jittor side: {spec.jittor_factory} from {spec.jittor_root}")
+    try:
+        p = ModelParity(spec.name, out / "reference.npz", model, forward=forward, results=out / "results")
+    except (RuntimeError, KeyError, ValueError) as e:
+        print(f"jtport parity: error: loading the torch weights into the port failed: {e}", file=sys.stderr)
+        return 1
+    rows = [p.check_forward("forward", rtol, atol), p.check_grads("grads", rtol, atol)]
+    if spec.steps:
+        rows.append(p.check_steps("steps", spec.optimizer, rtol, atol))
+    for row in rows:
+        mark = "ok  " if row.ok else "FAIL"
+        print(f"{mark} {row.case:<8} max abs err {row.max_abs_err:.3g}  max rel err {row.max_rel_err:.3g}")
+        if not row.ok:
+            print(f"     {row.detail}")
+    print(f"results: {out / 'results' / (spec.name + '.json')}")
+    return 0 if all(r.ok for r in rows) else 1
