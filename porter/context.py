@@ -34,6 +34,7 @@ class Mark:
     code: str
     reason: str
     unsupported: bool
+    at: Optional[cst.CSTNode] = None   # an original node whose position the finding reports
 
 
 @dataclass
@@ -89,9 +90,11 @@ class FileContext:
         The torch uses inside ``node`` count as unsupported under this reason."""
         self.marks.append(Mark(node, api, code, reason, unsupported=True))
 
-    def warn(self, node: cst.CSTNode, code: str, message: str, api: str = "") -> None:
-        """Mark the statement holding ``node`` (the node as it stands in the output)."""
-        self.marks.append(Mark(node, api, code, message, unsupported=False))
+    def warn(self, node: cst.CSTNode, code: str, message: str, api: str = "",
+             at: Optional[cst.CSTNode] = None) -> None:
+        """Mark the statement holding ``node`` (the node as it stands in the output); ``at``
+        is the original node to report the position of, when ``node`` is new."""
+        self.marks.append(Mark(node, api, code, message, unsupported=False, at=at))
 
     def note(self, message: str) -> None:
         """A report-only note (a dropped harmless argument, a device call removed)."""

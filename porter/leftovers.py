@@ -173,7 +173,7 @@ class RuleDriver(cst.CSTTransformer):
         while self._marks_seen < len(marks):
             m: Mark = marks[self._marks_seen]
             self._marks_seen += 1
-            line, col = self.ctx.position(m.node)
+            line, col = self.ctx.position(m.at if m.at is not None else m.node)
             api = f" {m.api}" if m.api else ""
             p = _Pending(f"{m.code}{api}: {m.reason}", Finding(self.ctx.path, line, col, m.api, m.code, m.reason),
                          "unsupported" if m.unsupported else "warning",

@@ -13,6 +13,7 @@ from .device import DeviceRule
 from .grad_asserts import GradAssertRule
 from .grad_flags import GradFlagRule
 from .modules import ModuleRule
+from .no_grad import NoGradConstructionRule
 from .seeds import SeedRule
 from .train_step import TrainStepRule
 
@@ -27,6 +28,7 @@ RULES = [
     SeedRule,
     CheckpointRule,
     DataLoaderRule,
+    NoGradConstructionRule,
     BlockEditRule,
     ApiCallRule,
 ]
