@@ -205,13 +205,14 @@ class RuleDriver(cst.CSTTransformer):
 
 def _not_read(node: cst.CSTNode):
     """For :func:`walk`: the children of ``node`` that are not names read by the code."""
-    if isinstance(node, cst.Attribute):
+    t = type(node)  # exact types: isinstance against libcst's ABC-based classes is slow
+    if t is cst.Attribute:
         return (node.attr,)
-    if isinstance(node, cst.Arg):
+    if t is cst.Arg:
         return (node.keyword,) if node.keyword is not None else ()
-    if isinstance(node, (cst.Import, cst.ImportFrom)):
-        return tuple(node.names) if not isinstance(node.names, cst.ImportStar) else ()
-    if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Param)):
+    if t is cst.Import or t is cst.ImportFrom:
+        return tuple(node.names) if type(node.names) is not cst.ImportStar else ()
+    if t is cst.FunctionDef or t is cst.ClassDef or t is cst.Param:
         return (node.name,)
     return ()
 
