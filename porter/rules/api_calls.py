@@ -135,7 +135,8 @@ class ApiCallRule(Rule):
             return updated
         return self.ctx.spell(target)
 
-    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+    def _leave_reference(self, original: cst.BaseExpression, updated: cst.BaseExpression) -> cst.BaseExpression:
+        """A torch reference that is not a callee (callees are converted with their call)."""
         if original in self.ctx.names.call_funcs or original in self.ctx.handled_nodes:
             return updated
         qual = self.ctx.names.uses.get(original)
@@ -143,13 +144,8 @@ class ApiCallRule(Rule):
             return updated
         return self._convert_reference(original, updated, qual) or updated
 
-    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
-        if original in self.ctx.names.call_funcs or original in self.ctx.handled_nodes:
-            return updated
-        qual = self.ctx.names.uses.get(original)
-        if qual is None:
-            return updated
-        return self._convert_reference(original, updated, qual) or updated
+    leave_Attribute = _leave_reference
+    leave_Name = _leave_reference
 
     # -- calls --------------------------------------------------------------------------
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
