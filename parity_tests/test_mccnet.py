@@ -14,7 +14,6 @@ import os
 import re
 import subprocess
 import sys
-from statistics import median
 
 import numpy as np
 import pytest
@@ -303,8 +302,10 @@ def test_training_script_end_to_end(ref_dir, tmp_path):
     losses = _losses(proc.stdout)
     assert len(losses) == TRAIN_STEPS, proc.stdout[-3000:]
     assert all(np.isfinite(losses)), losses
-    # medians: robust to one spike (MCC divides by per-channel sums that can approach zero)
-    assert median(losses[-5:]) < median(losses[:5]), f"loss did not fall: {losses}"
+    # Not asserted: that the loss falls.  With the MCC module trainable, torch's own train.py on
+    # this setup (32x32, one image pair, 20 steps) spikes and does not fall either (measured:
+    # 68.5, 62.8, ..., 1785.6 at iter 10, ..., 14525.9 at iter 14, ..., 68.0; medians of the first
+    # and last five 62.8 and 64.7): MCC divides by per-channel sums that can approach zero.
 
     for it in (10, TRAIN_STEPS):
         for name in ("decoder", "mcc_module"):
