@@ -14,25 +14,16 @@ import shims
 import jittor as jt
 from shims.optim import lr_scheduler
 from parity_tests.harness.torchside import run_torch
+from parity_tests.torch_side.shims_optim_cases import CONFIGS
 
 ROOT = Path(__file__).resolve().parents[1]
-CONFIGS = {
-    "adam": ("Adam", dict(lr=1e-2)),
-    "adam_eps_wd_ams": ("Adam", dict(lr=1e-2, eps=1e-3, weight_decay=0.1, amsgrad=True)),
-    "adamw_default_wd": ("AdamW", dict(lr=1e-2)),
-    "adamw_betas": ("AdamW", dict(lr=3e-2, betas=(0.5, 0.9), weight_decay=0.3)),
-    "sgd_plain": ("SGD", dict(lr=0.1)),
-    "sgd_dampening": ("SGD", dict(lr=0.05, momentum=0.9, dampening=0.5, weight_decay=1e-3)),
-    "sgd_nesterov": ("SGD", dict(lr=0.05, momentum=0.9, nesterov=True)),
-    "rmsprop": ("RMSprop", dict(lr=1e-2)),
-    "rmsprop_centered_mom": ("RMSprop", dict(lr=1e-2, centered=True, momentum=0.5, weight_decay=0.01)),
-}
 STEPS = 5
 
 
 @pytest.fixture(scope="module")
 def ref():
-    return run_torch(ROOT / "parity_tests" / "torch_side" / "shims_optim.py", "shims_optim")
+    return run_torch(ROOT / "parity_tests" / "torch_side" / "shims_optim.py", "shims_optim",
+                     deps=[ROOT / "parity_tests" / "torch_side" / "shims_optim_cases.py"])
 
 
 def _loss(W, b, X, Y):

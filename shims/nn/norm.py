@@ -81,21 +81,28 @@ def batch_norm(input: jt.Var, running_mean: Optional[jt.Var], running_var: Optio
     return _affine(y, weight, bias, shape)
 
 
+def _init_norm_state(module, num_features: int, eps: float, momentum, affine: bool,
+                     track_running_stats: bool) -> None:
+    """The torch norm layers' common state: hyperparameters, affine weight/bias, and (when
+    tracking) the running statistics as buffers under torch's names."""
+    module.num_features, module.eps, module.momentum = num_features, eps, momentum
+    module.affine, module.track_running_stats = affine, track_running_stats
+    module.weight = jt.ones(num_features) if affine else None
+    module.bias = jt.zeros(num_features) if affine else None
+    if track_running_stats:
+        module.register_buffer("running_mean", jt.zeros(num_features))
+        module.register_buffer("running_var", jt.ones(num_features))
+        module.register_buffer("num_batches_tracked", jt.zeros(1, dtype="int32"))
+
+
 class _BatchNorm(Module):
     _ndims: Sequence[int] = ()
 
     def __init__(self, num_features: int, eps: float = 1e-5, momentum: Optional[float] = 0.1,
                  affine: bool = True, track_running_stats: bool = True, device=None, dtype=None):
         super().__init__()
-        self.num_features, self.eps, self.momentum = num_features, eps, momentum
-        self.affine, self.track_running_stats = affine, track_running_stats
-        self.weight = jt.ones(num_features) if affine else None
-        self.bias = jt.zeros(num_features) if affine else None
-        if track_running_stats:
-            self.register_buffer("running_mean", jt.zeros(num_features))
-            self.register_buffer("running_var", jt.ones(num_features))
-            self.register_buffer("num_batches_tracked", jt.zeros(1, dtype="int32"))
-        else:
+        _init_norm_state(self, num_features, eps, momentum, affine, track_running_stats)
+        if not track_running_stats:
             self.register_buffer("running_mean", None)
             self.register_buffer("running_var", None)
             self.register_buffer("num_batches_tracked", None)
@@ -164,14 +171,7 @@ class _InstanceNorm(Module):
     def __init__(self, num_features: int, eps: float = 1e-5, momentum: float = 0.1,
                  affine: bool = False, track_running_stats: bool = False, device=None, dtype=None):
         super().__init__()
-        self.num_features, self.eps, self.momentum = num_features, eps, momentum
-        self.affine, self.track_running_stats = affine, track_running_stats
-        self.weight = jt.ones(num_features) if affine else None
-        self.bias = jt.zeros(num_features) if affine else None
-        if track_running_stats:
-            self.register_buffer("running_mean", jt.zeros(num_features))
-            self.register_buffer("running_var", jt.ones(num_features))
-            self.register_buffer("num_batches_tracked", jt.zeros(1, dtype="int32"))
+        _init_norm_state(self, num_features, eps, momentum, affine, track_running_stats)
 
     def execute(self, x: jt.Var) -> jt.Var:
         squeeze = x.ndim == self._ndim - 1
