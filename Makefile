@@ -16,7 +16,10 @@ PYTEST_ARGS ?=
 
 all: test
 
-venvs: $(VENV)/.installed $(TVENV)/.installed
+# The two environments build side by side: Jittor's first-import compile (CPU) overlaps the
+# torch download (network).
+venvs:
+	@$(MAKE) --no-print-directory -j2 --output-sync=target $(VENV)/.installed $(TVENV)/.installed
 
 $(VENV)/.installed: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -42,14 +45,16 @@ demo: venvs
 	$(JTPORT) convert examples/demo_project -o build/demo_jittor --report build/demo_report.md
 	cd build/demo_jittor && $(RUN) ../../$(VENV)/bin/python train.py
 
+# --durations: a CI log says where a cold run's time went
 test: venvs
-	$(JTPY) -m pytest $(PYTEST_ARGS)
+	$(JTPY) -m pytest --durations=40 $(PYTEST_ARGS)
 
 unit: $(VENV)/.installed
 	$(JTPY) -m pytest tests $(PYTEST_ARGS)
 
+# the full proof runs every suite with Jittor's op fusion on, as users run (parity_tests/conftest.py)
 parity: venvs
-	$(JTPY) -m parity_tests.run
+	JTPORT_PARITY_FUSE=1 $(JTPY) -m parity_tests.run
 
 docs: venvs
 	$(JTPY) -m porter.coverage_doc

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from parity_tests.api.case import all_cases
-from parity_tests.api.runner import CaseRunner, ResultStore, isfinite_or_none, row_outcomes
+from parity_tests.api.runner import TORCH_SIDE, CaseRunner, ResultStore, isfinite_or_none, row_outcomes
 from parity_tests.harness import results
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,9 +30,13 @@ _DONE = {}
 
 
 @pytest.fixture(scope="module")
-def runner():
-    """One runner (converter + torch results) for all cases."""
+def runner(request):
+    """One runner (converter + torch results) for all cases; the kernels of this session's
+    selected cases are compiled up front, in batches (see ``CaseRunner.warm``)."""
     r = CaseRunner()
+    selected = [item.callspec.params["case"] for item in request.session.items
+                if item.module is request.module and hasattr(item, "callspec")]
+    r.warm(selected)
     yield r
     if _DONE:
         write_doc_results(r.table)

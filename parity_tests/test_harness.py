@@ -12,11 +12,14 @@ from jittor import nn
 
 from parity_tests.harness import results
 from parity_tests.harness.model import ActivationTap, ModelParity, Reference, load_weights
-from parity_tests.harness.torchside import run_torch
+from parity_tests.harness.torchside import TorchSide
 from parity_tests.run import summary
+
+pytestmark = pytest.mark.unfused  # see parity_tests/conftest.py
 
 HARNESS = Path(__file__).resolve().parent / "harness"
 SUITE = "harness_selftest"
+TORCH_SIDE = TorchSide(HARNESS / "selftest_torch.py", SUITE, (HARNESS / "torch_dump.py", HARNESS / "common.py"))
 # Tiny float32 network, errors are at the float32 rounding level (~1e-7 relative per op);
 # 1e-5 relative leaves margin for a few ops and a 2-step SGD trajectory.
 RTOL, ATOL = 1e-5, 1e-6
@@ -25,9 +28,7 @@ OPTIMIZER = {"name": "sgd", "lr": 0.05, "momentum": 0.9}  # same as selftest_tor
 
 @pytest.fixture(scope="module")
 def ref() -> Reference:
-    out = run_torch(HARNESS / "selftest_torch.py", SUITE,
-                    deps=[HARNESS / "torch_dump.py", HARNESS / "common.py"])
-    return Reference(out / "tiny.npz")
+    return Reference(TORCH_SIDE.run() / "tiny.npz")
 
 
 class Tiny(nn.Module):

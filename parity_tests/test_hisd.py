@@ -17,12 +17,14 @@ from parity_tests.harness.common import Comparison, compare
 from parity_tests.harness.model import (ModelParity, Reference, compare_sets, load_weights,
                                         make_row, require, to_numpy, to_var)
 from parity_tests.harness.ported import import_ported
-from parity_tests.harness.torchside import ROOT, run_torch
+from parity_tests.harness.torchside import ROOT, TorchSide
+
+pytestmark = pytest.mark.unfused  # see parity_tests/conftest.py
 
 SUITE = "hisd"
-TORCH_SIDE = ROOT / "parity_tests" / "torch_side" / "hisd.py"
-DEPS = [ROOT / "models_ref" / "hisd", ROOT / "parity_tests" / "harness" / "torch_dump.py",
-        ROOT / "parity_tests" / "harness" / "common.py"]
+TORCH_SIDE = TorchSide(ROOT / "parity_tests" / "torch_side" / "hisd.py", SUITE,
+                       (ROOT / "models_ref" / "hisd", ROOT / "parity_tests" / "harness" / "torch_dump.py",
+                        ROOT / "parity_tests" / "harness" / "common.py"))
 
 # float32 through the deepest sub-network (~10 convolutions and norms): ~1e-5 relative per layer.
 FWD_RTOL, FWD_ATOL = 1e-4, 1e-6
@@ -43,7 +45,7 @@ COMPONENTS = ["encoder", "decoder", "extractors", "translator", "mapper", "dis",
 @pytest.fixture(scope="module")
 def ref_dir():
     """The torch side's output folder (run once, cached by content)."""
-    return run_torch(TORCH_SIDE, SUITE, DEPS)
+    return TORCH_SIDE.run()
 
 
 @pytest.fixture(scope="module")

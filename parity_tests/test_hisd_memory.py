@@ -12,11 +12,15 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 import jittor as jt
 import shims
 
 from parity_tests.harness.ported import import_ported
 from parity_tests.harness.torchside import ROOT
+
+pytestmark = pytest.mark.unfused  # see parity_tests/conftest.py
 
 ITERATIONS = 200
 #: Jittor's own log line (grad.cc) for a parameter without gradient
@@ -65,6 +69,7 @@ def test_no_gradient_log_is_one_explanation():
     three trainer iterations print no "doesn't have gradient" line and one explanation."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONWARNINGS"}
     env["PYTHONPATH"] = str(ROOT)
+    env["no_fuse"] = str(int(jt.flags.no_fuse))  # the probe compiles what this module did
     proc = subprocess.run([sys.executable, "-c", textwrap.dedent(_LOG_PROBE)], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]

@@ -18,7 +18,9 @@ import pytest
 import jittor as jt
 
 from porter import convert_source
-from parity_tests.harness.torchside import run_torch
+from parity_tests.harness.torchside import TorchSide
+
+pytestmark = pytest.mark.unfused  # see parity_tests/conftest.py
 
 HERE = Path(__file__).resolve().parent
 CASES_FILE = HERE / "torch_side" / "rules_cases.py"
@@ -32,9 +34,12 @@ CASE_NAMES = ["train_fused", "train_split_clip", "train_multi_opt", "train_accum
 RTOL, ATOL = 1e-5, 1e-6
 
 
+TORCH_SIDE = TorchSide(HERE / "torch_side" / "rules_train.py", "rules", (CASES_FILE,))
+
+
 @pytest.fixture(scope="module")
 def torch_out() -> Path:
-    return run_torch(HERE / "torch_side" / "rules_train.py", "rules", deps=[CASES_FILE])
+    return TORCH_SIDE.run()
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,9 @@ import pytest
 
 import shims
 import jittor as jt
-from parity_tests.harness.torchside import run_torch
+from parity_tests.harness.torchside import TorchSide, run_torch
+
+pytestmark = pytest.mark.unfused  # see parity_tests/conftest.py
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "parity_tests" / "torch_side" / "shims_checkpoint.py"
@@ -36,9 +38,12 @@ def _flat(obj, prefix=""):
     return out
 
 
+TORCH_SIDE = TorchSide(SCRIPT, "shims_checkpoint")
+
+
 @pytest.fixture(scope="module")
 def ref():
-    return run_torch(SCRIPT, "shims_checkpoint")
+    return TORCH_SIDE.run()
 
 
 def test_torch_not_importable_here():

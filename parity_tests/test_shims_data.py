@@ -13,7 +13,9 @@ import shims
 import jittor as jt
 from shims.data import BatchSampler, DataLoader, IterableDataset, Sampler
 from parity_tests.torch_side import shims_data_cases as cases
-from parity_tests.harness.torchside import run_torch
+from parity_tests.harness.torchside import TorchSide
+
+pytestmark = pytest.mark.unfused  # see parity_tests/conftest.py
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -61,11 +63,13 @@ def _flat(obj, prefix, out):
         out[prefix] = np.array(obj)
 
 
+TORCH_SIDE = TorchSide(ROOT / "parity_tests" / "torch_side" / "shims_data.py", "shims_data",
+                       (ROOT / "parity_tests" / "torch_side" / "shims_data_cases.py",))
+
+
 @pytest.fixture(scope="module")
 def ref():
-    out = run_torch(ROOT / "parity_tests" / "torch_side" / "shims_data.py", "shims_data",
-                    deps=[ROOT / "parity_tests" / "torch_side" / "shims_data_cases.py"])
-    return np.load(out / "batches.npz")
+    return np.load(TORCH_SIDE.run() / "batches.npz")
 
 
 @pytest.mark.parametrize("name", sorted(_loaders()))

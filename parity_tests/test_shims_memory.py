@@ -8,14 +8,19 @@ import shims
 import jittor as jt
 from jittor import nn as jnn
 from shims import nn
-from parity_tests.harness.torchside import run_torch
+from parity_tests.harness.torchside import TorchSide
+
+pytestmark = pytest.mark.unfused  # see parity_tests/conftest.py
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
+TORCH_SIDE = TorchSide(ROOT / "parity_tests" / "torch_side" / "shims_memory.py", "shims_memory")
+
+
 @pytest.fixture(scope="module")
 def ref():
-    return np.load(run_torch(ROOT / "parity_tests" / "torch_side" / "shims_memory.py", "shims_memory") / "ema.npz")
+    return np.load(TORCH_SIDE.run() / "ema.npz")
 
 
 @pytest.mark.parametrize("tag,beta", [("hi", 0.999), ("mid", 0.5), ("lo", 0.3)])

@@ -14,14 +14,19 @@ import shims
 import jittor as jt
 from jittor import nn as jnn
 from shims import nn
-from parity_tests.harness.torchside import run_torch
+from parity_tests.harness.torchside import TorchSide
+
+pytestmark = pytest.mark.unfused  # see parity_tests/conftest.py
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
+TORCH_SIDE = TorchSide(ROOT / "parity_tests" / "torch_side" / "shims_nn.py", "shims_nn")
+
+
 @pytest.fixture(scope="module")
 def ref():
-    return run_torch(ROOT / "parity_tests" / "torch_side" / "shims_nn.py", "shims_nn")
+    return TORCH_SIDE.run()
 
 
 def _close(got, want, what, rtol=1e-5, atol=1e-5):

@@ -13,17 +13,22 @@ import pytest
 import shims
 import jittor as jt
 from shims.optim import lr_scheduler
-from parity_tests.harness.torchside import run_torch
+from parity_tests.harness.torchside import TorchSide
 from parity_tests.torch_side.shims_optim_cases import CONFIGS
+
+pytestmark = pytest.mark.unfused  # see parity_tests/conftest.py
 
 ROOT = Path(__file__).resolve().parents[1]
 STEPS = 5
 
 
+TORCH_SIDE = TorchSide(ROOT / "parity_tests" / "torch_side" / "shims_optim.py", "shims_optim",
+                       (ROOT / "parity_tests" / "torch_side" / "shims_optim_cases.py",))
+
+
 @pytest.fixture(scope="module")
 def ref():
-    return run_torch(ROOT / "parity_tests" / "torch_side" / "shims_optim.py", "shims_optim",
-                     deps=[ROOT / "parity_tests" / "torch_side" / "shims_optim_cases.py"])
+    return TORCH_SIDE.run()
 
 
 def _loss(W, b, X, Y):
@@ -66,7 +71,11 @@ def test_parameters_and_state_match_torch(ref, name, grouped):
         _, i, field = key.split("_", 2)
         v = sd["state"][int(i)][field]
         v = v.numpy() if isinstance(v, jt.Var) else np.asarray(v)
-        np.testing.assert_allclose(v.reshape(d[key].shape), d[key], rtol=1e-5, atol=1e-7, err_msg=key)
+        # a buffer element's rounding scales with the terms summed into it (the buffer's scale),
+        # not with its own value: a momentum entry that cancelled to -0.15 among entries ~5
+        # carries ~5e-6 absolute error (measured, centered RMSprop with momentum, unfused)
+        np.testing.assert_allclose(v.reshape(d[key].shape), d[key], rtol=1e-5,
+                                   atol=1e-6 * max(1.0, float(np.abs(d[key]).max())), err_msg=key)
     group0 = json.loads(str(d["group0"]))
     for k, v in sd["param_groups"][0].items():
         want = group0[k]

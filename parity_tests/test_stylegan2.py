@@ -24,8 +24,10 @@ from parity_tests.harness.common import SeededStream, compare
 from parity_tests.harness.model import (ModelParity, Reference, compare_sets, load_weights, make_row,
                                         patched_randn, require)
 from parity_tests.harness.ported import import_ported
-from parity_tests.harness.torchside import run_torch
+from parity_tests.harness.torchside import TorchSide
 from parity_tests.torch_side import stylegan2_config as cfg
+
+pytestmark = pytest.mark.unfused  # see parity_tests/conftest.py
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -34,11 +36,14 @@ FWD = dict(rtol=1e-5, atol=1e-6)
 GRAD = dict(rtol=1e-4, atol=1e-6)
 
 
+TORCH_SIDE = TorchSide(HERE / "torch_side" / "stylegan2.py", SUITE,
+                       (ROOT / "models_ref" / "stylegan2", HERE / "harness" / "torch_dump.py",
+                        HERE / "harness" / "common.py", HERE / "torch_side" / "stylegan2_config.py"))
+
+
 @pytest.fixture(scope="module")
 def refs() -> Path:
-    return run_torch(HERE / "torch_side" / "stylegan2.py", SUITE,
-                     deps=[ROOT / "models_ref" / "stylegan2", HERE / "harness" / "torch_dump.py",
-                           HERE / "harness" / "common.py", HERE / "torch_side" / "stylegan2_config.py"])
+    return TORCH_SIDE.run()
 
 
 @pytest.fixture(scope="module")
@@ -109,8 +114,13 @@ def fp16_parity(refs, sg) -> ModelParity:
 # float16 keeps 11 significant bits (unit roundoff 4.9e-4); the two frameworks round and
 # accumulate in different orders through ~6 half-precision layers: rtol 2e-2 (measured 1.7e-3).
 FP16 = dict(rtol=2e-2, atol=1e-4)
+# The fp16 tests run fused: unfused, Jittor 1.3.11 cannot compile the lone ``float16 > int32``
+# comparison in the fp16 blocks' activations (g++: ambiguous overload for operator>);
+# fused, the comparison is compiled inside a kernel that converts first.
+FUSED_FP16 = pytest.mark.fused
 
 
+@FUSED_FP16
 def test_generator_fp16_forward(refs, sg):
     require(fp16_parity(refs, sg).check_forward("generator_fp16/forward", **FP16))
 
@@ -122,6 +132,7 @@ def test_generator_fp16_forward(refs, sg):
     "gradient checked to 1.5e-7 in float32) are right, so the gap is half-precision backward "
     "arithmetic (Jittor computes float16 gradients in float16; torch's CPU kernels accumulate "
     "wider), not yet pinned to one op"))
+@FUSED_FP16
 def test_generator_fp16_grads(refs, sg):
     require(fp16_parity(refs, sg).check_grads("generator_fp16/grads", **FP16))
 

@@ -30,10 +30,11 @@ from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
+from parity_tests.harness.torchside import TorchSide
+
 from .case import Case, all_cases, area_of
 
 ROOT = Path(__file__).resolve().parents[2]
-TORCH_SCRIPT = ROOT / "parity_tests" / "torch_side" / "api_cases.py"
 CASES_DIR = ROOT / "parity_tests" / "api"
 GRAD_FACTOR = 10.0
 
@@ -66,12 +67,14 @@ class CaseResult:
         return "; ".join(self.problems + self.notes)
 
 
+# the cases and their data model decide the torch results (not this runner)
+TORCH_SIDE = TorchSide(ROOT / "parity_tests" / "torch_side" / "api_cases.py", "api_cases",
+                       (CASES_DIR / "cases", CASES_DIR / "case.py"))
+
+
 def torch_results_dir() -> Path:
     """Run (or reuse, cached) the torch side for every case; returns its output folder."""
-    from parity_tests.harness.torchside import run_torch
-
-    # the cases and their data model decide the torch results (not this runner)
-    return run_torch(TORCH_SCRIPT, "api_cases", deps=[CASES_DIR / "cases", CASES_DIR / "case.py"])
+    return TORCH_SIDE.run()
 
 
 class TorchData:
@@ -149,10 +152,19 @@ class CaseRunner:
         self.porter = porter
         self.table = default_table()
         self.data = TorchData(folder or torch_results_dir())
+        self._converted: Dict[str, object] = {}
+
+    def _convert_source(self, source: str, path: str):
+        """The converter's output for ``source`` (memoised: the warm-up and the run convert
+        the same snippets)."""
+        out = self._converted.get(source)
+        if out is None:
+            out = self._converted[source] = self.porter.convert_source(source, path=path)
+        return out
 
     def convert(self, case: Case, part: str, res: CaseResult) -> Optional[str]:
         """The converted source of a case part, or None (with the problem recorded)."""
-        out = self.porter.convert_source(case.source(part), path=f"<{case.id} {part}>")
+        out = self._convert_source(case.source(part), f"<{case.id} {part}>")
         rep = out.report
         if rep.error:
             res.problems.append(f"conversion error: {rep.error}")
@@ -178,11 +190,27 @@ class CaseRunner:
         return res
 
     def _run(self, case: Case, res: CaseResult) -> None:
-        import jittor as jt
-
         if case.expect_unsupported:
             self._expect_unsupported(case, res)
             return
+        executed = self._execute(case, res)
+        if executed is None:
+            return
+        entry, arrays, got, leaves = executed
+        want = {o["key"]: o for o in entry["outputs"]}
+        if [k for k, _ in got] != list(want):
+            res.forward = False
+            res.problems.append(f"result structure differs: Jittor {[k for k, _ in got]} vs torch {list(want)}")
+            return
+        res.forward = all(self._compare(case, key, v, want[key], arrays, res) for key, v in got)
+        self._gradient(case, entry, got, arrays, leaves, res)
+
+    def _execute(self, case: Case, res: CaseResult):
+        """Run the converted case under Jittor (lazily: nothing is fetched).  Returns
+        ``(torch entry, torch arrays, [(output key, value)], gradient leaves)``, or None when
+        the case is already decided (``res`` says why)."""
+        import jittor as jt
+
         arrays, meta = self.data.area(area_of(case))
         entry = meta.get(case.id)
         if entry is None:
@@ -190,7 +218,7 @@ class CaseRunner:
         if entry["error"]:
             res.forward = False
             res.problems.append("torch side raised: " + entry["error"].strip().splitlines()[-1])
-            return
+            return None
         prefix = f"{case.id}::"
         ns: Dict[str, object] = {}
         leaves: Dict[str, object] = {}
@@ -203,33 +231,59 @@ class CaseRunner:
             code = self.convert(case, "setup", res)
             if code is None:
                 res.forward = False
-                return
+                return None
             exec(compile(code, f"<{case.id} setup, converted>", "exec"), ns)
             self._load_modules(case, entry, arrays, ns, leaves, res)
         code = self.convert(case, "src", res)
         if code is None:
             res.forward = False
-            return
+            return None
         exec(compile(code, f"<{case.id}, converted>", "exec"), ns)
         got: List[Tuple[str, object]] = []
         for name in case.outputs:
             if name not in ns:
                 raise NameError(f"converted snippet did not assign {name!r}")
             _flatten(name, ns[name], got)
-        want = {o["key"]: o for o in entry["outputs"]}
-        if [k for k, _ in got] != list(want):
-            res.forward = False
-            res.problems.append(f"result structure differs: Jittor {[k for k, _ in got]} vs torch {list(want)}")
-            return
-        res.forward = all(self._compare(case, key, v, want[key], arrays, res) for key, v in got)
-        self._gradient(case, entry, got, arrays, leaves, res)
+        return entry, arrays, got, leaves
+
+    def warm(self, cases: List[Case], batch: int = 48) -> None:
+        """Compile the kernels ``cases`` need, ``batch`` cases per sync.
+
+        Jittor compiles the kernels one sync needs in parallel; run one case at a time, a
+        cold cache compiles them one by one.  This executes each batch's cases (forward and
+        gradient graphs) and syncs them together, discarding every result: the cases' own
+        runs then find their kernels compiled.  A case that fails here fails again, with its
+        reason, in its own run."""
+        import jittor as jt
+
+        todo = [c for c in cases if not c.expect_unsupported]
+        for start in range(0, len(todo), batch):
+            pending = []
+            for case in todo[start:start + batch]:
+                res = CaseResult(case.id, case.api)
+                try:
+                    with jt.flag_scope(no_fuse=1):
+                        executed = self._execute(case, res)
+                        if executed is None:
+                            continue
+                        entry, arrays, got, leaves = executed
+                        pending += [v for _, v in got if isinstance(v, jt.Var)]
+                        grads = self._grad_vars(case, entry, got, arrays, leaves, res)
+                        pending += list(grads[1]) if grads else []
+                except Exception:  # noqa: BLE001 - reported by the case's own run
+                    continue
+            try:
+                jt.sync(pending)
+            except Exception:  # noqa: BLE001 - one failing case spoils only the warm-up
+                pass
+            jt.clean_graph()
 
     def _expect_unsupported(self, case: Case, res: CaseResult) -> None:
         """A rejected call form: passes when the converter reports the API, unconverted."""
         parts = ["setup", "src"] if case.setup else ["src"]
         found = []
         for part in parts:
-            out = self.porter.convert_source(case.source(part), path=f"<{case.id} {part}>")
+            out = self._convert_source(case.source(part), f"<{case.id} {part}>")
             found += [f for f in out.report.unsupported if f.api == case.api]
         res.rejected = True
         res.forward = bool(found)
@@ -332,12 +386,14 @@ class CaseRunner:
             return False
         return True
 
-    def _gradient(self, case, entry, got, arrays, leaves, res) -> None:
+    def _grad_vars(self, case, entry, got, arrays, leaves, res):
+        """``(leaf names, lazy gradients)`` of ``sum(out * R)`` for a differentiable case, or
+        None (not checked, or failed: ``res`` says why)."""
         import jittor as jt
 
         row = self.table.get(case.api)
         if not (case.grad and row is not None and row.differentiable and entry["grads"]):
-            return
+            return None
         outs = dict(got)
         loss = None
         for key in [o["key"] for o in entry["outputs"]]:
@@ -348,12 +404,12 @@ class CaseRunner:
             if not isinstance(v, jt.Var):
                 res.gradient = False
                 res.problems.append(f"gradient: {key} is not a Jittor Var")
-                return
+                return None
             r = arrays[rkey]
             if r.size != int(np.prod(v.shape)):
                 res.gradient = False
                 res.problems.append(f"gradient: {key} has {tuple(v.shape)}, projection {r.shape}")
-                return
+                return None
             term = (v.float32() * jt.array(r.astype(np.float32).reshape(tuple(v.shape)))).sum()
             loss = term if loss is None else loss + term
         names = [n for n in entry["grads"] if n in leaves]
@@ -361,14 +417,19 @@ class CaseRunner:
         if missing:
             res.gradient = False
             res.problems.append(f"gradient: no Jittor counterpart for {missing}")
-            return
+            return None
         if loss is None:
             res.gradient = False
             res.problems.append("gradient: no differentiable output")
+            return None
+        return names, jt.grad(loss, [leaves[n] for n in names])
+
+    def _gradient(self, case, entry, got, arrays, leaves, res) -> None:
+        grads = self._grad_vars(case, entry, got, arrays, leaves, res)
+        if grads is None:
             return
-        grads = jt.grad(loss, [leaves[n] for n in names])
         ok = True
-        for n, g in zip(names, grads):
+        for n, g in zip(*grads):
             want = arrays[f"{case.id}::grad::{n}"]
             gv = g.numpy().reshape(want.shape) if g.numpy().size == want.size else g.numpy()
             if gv.shape != want.shape:

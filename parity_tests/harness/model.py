@@ -123,6 +123,24 @@ def to_numpy(v: Any) -> np.ndarray:
     return np.asarray(v)
 
 
+@contextlib.contextmanager
+def in_float64(model: Any):
+    """Run ``model`` in float64 inside the block: its parameters are cast to float64 (and back
+    to their dtypes afterwards) and Jittor keeps numpy float64 arrays float64
+    (``auto_convert_64_to_32`` off).  For a port whose float32 results are too ill-conditioned
+    to compare: in float64 the same algorithm's rounding is ~1e9 times smaller."""
+    params = list(model.parameters())
+    dtypes = [p.dtype for p in params]
+    with jt.flag_scope(auto_convert_64_to_32=0):
+        for p in params:
+            p.assign(p.float64())
+        try:
+            yield
+        finally:
+            for p, dtype in zip(params, dtypes):
+                p.assign(p.cast(dtype))
+
+
 def flatten(obj: Any, prefix: str) -> List[Tuple[str, jt.Var]]:
     """The Vars inside an output (same names as :func:`.torch_dump.flatten`)."""
     return common.flatten(obj, prefix, lambda x: isinstance(x, jt.Var))

@@ -4,15 +4,26 @@ The two virtualenvs never import each other: a torch-side script writes ``.npz``
 an output folder, the Jittor side reads them.  Results are cached under ``build/parity/``
 keyed by a hash of the script, the files it declares as inputs (e.g. ``models_ref/``) and
 the installed torch version, so an unchanged run does not redo the torch work.
+
+A test module declares its torch side as a module-level :class:`TorchSide`; the parity
+suite's ``conftest.py`` starts every declared torch side of the selected tests in the
+background as soon as collection ends (:func:`prefetch`), so the torch work of later suites
+overlaps the Jittor work of earlier ones.  A per-output lock makes a test that needs a result
+wait for the run already under way instead of starting a second one.
 """
 from __future__ import annotations
 
+import atexit
+import contextlib
+import fcntl
 import hashlib
 import os
 import subprocess
 import sys
+import threading
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 ROOT = Path(__file__).resolve().parents[2]
 TORCH_VENV = ROOT / ".venv-torch"
@@ -56,35 +67,111 @@ def cache_key(script: Path, deps: Sequence[Path] = (), args: Sequence[str] = ())
     return h.hexdigest()[:16]
 
 
+_RUNNING: Set["subprocess.Popen[str]"] = set()
+
+
+@atexit.register
+def _stop_running() -> None:
+    """A session that ends (or is interrupted) while a prefetch runs must not leave a torch
+    process writing into an output folder that the next session fills again."""
+    for proc in list(_RUNNING):
+        proc.kill()
+
+
+@contextlib.contextmanager
+def _output_lock(name: str) -> Iterator[None]:
+    """Hold ``build/parity/<name>.lock``: one torch-side run per output folder at a time,
+    across threads and processes."""
+    BUILD.mkdir(parents=True, exist_ok=True)
+    with open(BUILD / f"{name}.lock", "w") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
 def run_torch(script: Path, name: str, deps: Sequence[Path] = (), args: Sequence[str] = (),
               timeout: float = 1800) -> Path:
     """Run ``script --out build/parity/<name> [args]`` under .venv-torch unless cached.
 
     ``deps`` are extra files or folders whose content invalidates the cache (a reference
     model package, say).  Returns the output folder.  The script must write its results
-    there; a ``.key`` file marks a completed run.
+    there; a ``.key`` file marks a completed run.  A run of the same output already under way
+    (a :func:`prefetch`, another session) is waited for, then reused.
     """
     script = Path(script).resolve()
     out = BUILD / name
     key = cache_key(script, [Path(d).resolve() for d in deps], args)
     stamp = out / ".key"
-    if stamp.exists() and stamp.read_text() == key:
-        return out
-    out.mkdir(parents=True, exist_ok=True)
-    for old in out.iterdir():
-        if old.is_file():
-            old.unlink()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
-    env["PYTHONPATH"] = str(ROOT)
-    env["PYTHONHASHSEED"] = "0"
-    env.setdefault("OMP_NUM_THREADS", str(os.cpu_count() or 1))
-    proc = subprocess.run([str(torch_python()), str(script), "--out", str(out), *args],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
-    if proc.returncode != 0:
-        raise TorchSideError(f"torch side {script.relative_to(ROOT)} failed "
-                             f"(exit {proc.returncode}):\n{proc.stdout[-4000:]}\n{proc.stderr[-8000:]}")
-    stamp.write_text(key)
+    with _output_lock(name):
+        if stamp.exists() and stamp.read_text() == key:
+            return out
+        out.mkdir(parents=True, exist_ok=True)
+        for old in out.iterdir():
+            if old.is_file():
+                old.unlink()
+        env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+        env["PYTHONPATH"] = str(ROOT)
+        env["PYTHONHASHSEED"] = "0"
+        env.setdefault("OMP_NUM_THREADS", str(os.cpu_count() or 1))
+        proc = subprocess.Popen([str(torch_python()), str(script), "--out", str(out), *args], cwd=ROOT,
+                                env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        _RUNNING.add(proc)
+        try:
+            stdout, stderr = proc.communicate(timeout=timeout)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+            _RUNNING.discard(proc)
+        if proc.returncode != 0:
+            raise TorchSideError(f"torch side {script.relative_to(ROOT)} failed "
+                                 f"(exit {proc.returncode}):\n{stdout[-4000:]}\n{stderr[-8000:]}")
+        stamp.write_text(key)
     return out
+
+
+@dataclass(frozen=True)
+class TorchSide:
+    """A torch-side script a test module needs: ``run()`` gives its output folder."""
+
+    script: Path
+    name: str
+    deps: Tuple[Path, ...] = ()
+
+    def run(self) -> Path:
+        """The output folder (run now, or the cached / in-flight run)."""
+        return run_torch(self.script, self.name, self.deps)
+
+
+def prefetch(sides: Sequence[TorchSide]) -> Optional[threading.Thread]:
+    """Run ``sides`` one after another in a background thread (their errors surface again,
+    with their output, when a test calls ``run()``).  Returns the thread, or None when every
+    side is cached or the torch virtualenv is missing."""
+    if not sides or not (TORCH_VENV / "bin" / "python").exists():
+        return None
+
+    def work() -> None:
+        for side in sides:
+            try:
+                side.run()
+            except Exception:  # noqa: BLE001 - the test that needs it reports it
+                pass
+
+    thread = threading.Thread(target=work, name="torch-side prefetch", daemon=True)
+    thread.start()
+    return thread
+
+
+def declared_sides(modules: Iterable[object]) -> List[TorchSide]:
+    """The :class:`TorchSide` constants of ``modules``, in order, each once."""
+    found: List[TorchSide] = []
+    for module in modules:
+        for value in vars(module).values():
+            if isinstance(value, TorchSide) and value not in found:
+                found.append(value)
+    return found
 
 
 if __name__ == "__main__":  # pragma: no cover - manual use: python -m parity_tests.harness.torchside SCRIPT NAME

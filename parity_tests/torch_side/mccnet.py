@@ -7,7 +7,8 @@ Writes into ``--out``, at a small spatial size (32x32, batch 2) with the full-wi
   unfrozen so its gradients are compared too), ``mcc.npz`` (``MCC_Module``), ``decoder.npz``,
   ``net.npz`` (``Net.forward`` with injected noise, its six losses and ``Ics``, the loss
   weighted as upstream's ``train.py`` weighs it, every parameter gradient and five Adam steps
-  on the same batch), and ``net_f64.npz``: the same gradients and steps in float64;
+  on the same batch), and ``net_f64.npz``: the same loss, gradients and steps in float64,
+  stored as float64;
 * ``coral.npz``: ``function.coral`` on two seeded images, and ``calc_mean_std`` of a feature;
 * ``vgg_normalised.pth`` (the seeded VGG), ``decoder_iter_5.pth`` and ``mcc_module_iter_5.pth``
   (upstream's checkpoint layout, saved after the five steps);
@@ -75,27 +76,32 @@ def upstream_loss(outputs, _inputs):
 
 
 def float64_reference(network, inputs, path):
-    """The ``net.npz`` gradients and Adam steps recomputed in float64 (``grad/<name>``,
-    ``step<k>/param/<name>`` for the trainable parameters).  |float32 - float64| is how much
-    float32 rounding alone moves each number: ``Net``'s losses normalise 2x2 relu5_1 maps whose
-    near-constant channels divide by ~sqrt(eps), so its gradients are ill-conditioned (torch's
-    own float32 gradients differ from float64 by up to ~3%), and the Jittor side's tolerances
-    scale with this gap."""
+    """The ``net.npz`` loss, gradients and Adam steps recomputed in float64 and stored in
+    float64 (``loss``, ``grad/<name>``, ``step<k>/param/<name>`` for the trainable parameters).
+    ``Net``'s losses normalise 2x2 relu5_1 maps whose near-constant channels divide by
+    ~sqrt(eps), so its gradients amplify rounding ~1e5-fold (torch's own float32 gradients
+    differ from these by up to ~1%): the Jittor side proves the port against these numbers,
+    computed in float64 too."""
     network = network.double()
     tin = {k: torch.from_numpy(v).double() for k, v in inputs.items()}
     params = [(n, p) for n, p in network.named_parameters() if p.requires_grad]
     value = upstream_loss(network(tin["content"], tin["style"], tin["noise"]), tin)
     grads = torch.autograd.grad(value, [p for _, p in params], allow_unused=True)
-    arrays = {"loss": to_numpy(value).reshape(1)}
+    arrays = {"loss": as_float64(value).reshape(1)}
     for (n, p), g in zip(params, grads):
-        arrays[f"grad/{n}"] = to_numpy(g) if g is not None else np.zeros(tuple(p.shape), np.float32)
+        arrays[f"grad/{n}"] = as_float64(g) if g is not None else np.zeros(tuple(p.shape), np.float64)
     opt = torch.optim.Adam([p for _, p in params], lr=LR)
     for k in range(1, STEPS + 1):
         opt.zero_grad()
         upstream_loss(network(tin["content"], tin["style"], tin["noise"]), tin).backward()
         opt.step()
-        arrays.update({f"step{k}/param/{n}": to_numpy(p) for n, p in params})
+        arrays.update({f"step{k}/param/{n}": as_float64(p) for n, p in params})
     np.savez(path, **arrays)
+
+
+def as_float64(t):
+    """A detached float64 numpy copy (``to_numpy`` would round to float32)."""
+    return t.detach().cpu().double().numpy().copy()
 
 
 def image_cases(out):
