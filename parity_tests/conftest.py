@@ -5,13 +5,13 @@
   so ``make parity``'s summary tells them apart from regressions.
 * The tests of a module marked ``pytest.mark.unfused`` run with Jittor's op fusion off
   (``no_fuse=1``) unless the test is marked ``pytest.mark.fused`` or ``JTPORT_PARITY_FUSE=1``
-  (``make parity`` sets it).  Fused, every
-  distinct graph compiles its own kernels; unfused, each op compiles one kernel per op and
-  dtype that every suite shares (measured, HiSD on a cold cache: 261 kernels and 398 s
-  fused, 130 kernels and 236 s unfused, 128 of the 130 also needed by the per-API suite).
-  Fusion changes no op's meaning, only float rounding inside a fused expression, so the port
-  is proven either way; the per-module choice keeps the fused path in ``make test`` too
-  (MCCNet: its full-width VGG-19, unfused, materialises every convolution's im2col).
+  (``make parity`` sets it).  Fused, every distinct graph compiles its own kernels;
+  unfused, each op compiles one kernel per op and dtype that every suite shares (measured,
+  HiSD on a cold cache: 261 kernels and 398 s fused, 130 kernels and 236 s unfused, 128 of
+  the 130 also needed by the per-API suite).  Fusion changes no op's meaning, only float
+  rounding inside a fused expression, so the port is proven either way.  MCCNet stays fused
+  (unfused, its full-width VGG-19 materialises every convolution's im2col: out of memory),
+  which keeps the fused path in ``make test`` too.
 * Once collection ends, the torch sides (:class:`~parity_tests.harness.torchside.TorchSide`)
   of the selected tests' modules start in the background, in collection order: on a fresh
   clone the torch references of the later suites are computed while the earlier suites run.
