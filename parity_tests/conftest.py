@@ -12,19 +12,27 @@
   rounding inside a fused expression, so the port is proven either way.  MCCNet stays fused
   (unfused, its full-width VGG-19 materialises every convolution's im2col: out of memory),
   which keeps the fused path in ``make test`` too.
+* A test marked ``pytest.mark.parity_only`` runs only when ``JTPORT_PARITY_FULL=1`` (``make
+  parity`` sets it): a strict xfail that re-measures a documented gap at minutes of kernel
+  compilation on a cold cache, which ``make test`` skips with that reason.
 * Once collection ends, the torch sides (:class:`~parity_tests.harness.torchside.TorchSide`)
   of the selected tests' modules start in the background, in collection order: on a fresh
   clone the torch references of the later suites are computed while the earlier suites run.
+  So do the :class:`~parity_tests.harness.background.Background` jobs of the selected tests
+  marked ``pytest.mark.background(JOB)`` (MCCNet's float64 steps and training-script run):
+  Jittor executes on one core, the other is free for them.
 """
 import os
 
 import pytest
 
 from parity_tests.harness import results
+from parity_tests.harness.background import marked_jobs
 from parity_tests.harness.torchside import declared_sides, prefetch
 
 
 FUSE_ENV = "JTPORT_PARITY_FUSE"
+FULL_ENV = "JTPORT_PARITY_FULL"
 
 
 @pytest.fixture(autouse=True)
@@ -42,14 +50,28 @@ def _fusion(request):
         yield
 
 
+def pytest_collection_modifyitems(config, items):
+    """Skip ``parity_only`` tests unless ``JTPORT_PARITY_FULL=1``."""
+    if os.environ.get(FULL_ENV) == "1":
+        return
+    skip = pytest.mark.skip(reason=f"parity_only: a documented gap re-measured by `make parity` ({FULL_ENV}=1)")
+    for item in items:
+        if item.get_closest_marker("parity_only") is not None:
+            item.add_marker(skip)
+
+
 def pytest_collection_finish(session):
-    """Start the selected modules' torch sides in the background."""
+    """Start the selected modules' torch sides and background jobs (not for ``--collect-only``)."""
+    if session.config.option.collectonly:
+        return
     modules = []
     for item in session.items:
         module = getattr(item, "module", None)
         if module is not None and module not in modules:
             modules.append(module)
     prefetch(declared_sides(modules))
+    for job in marked_jobs(session.items):
+        job.start()
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -11,6 +11,7 @@ import jittor as jt
 from jittor import nn
 
 from parity_tests.harness import results
+from parity_tests.harness.background import Background, marked_jobs
 from parity_tests.harness.model import ActivationTap, ModelParity, Reference, load_weights
 from parity_tests.harness.torchside import TorchSide
 from parity_tests.run import summary
@@ -134,3 +135,62 @@ def test_xfailed_tests_rows_are_relabelled(tmp_path):
     rows = {r.case: r for r in results.load_all(tmp_path)["s"]}
     assert rows["a"].status == "xfail" and rows["a"].detail.startswith("known gap: because")
     assert rows["b"].status == "passed"
+
+
+def test_ported_main_runs_only_converted_modules():
+    from parity_tests.harness.ported import run_ported_main
+
+    with pytest.raises(ValueError, match="not inside models_ref"):
+        run_ported_main("json.tool", [])
+
+
+def test_background_job_runs_once_and_reraises_in_the_waiting_test():
+    import threading
+
+    calls = []
+    gate = threading.Event()
+
+    def work():
+        gate.wait(10)
+        calls.append(1)
+        return len(calls)
+
+    job = Background("selftest-once", work)
+    first, second = job.start(), job.start()
+    assert first is second and not first.done()
+    gate.set()
+    assert job.result(timeout=10) == 1 and job.result(timeout=10) == 1 and calls == [1]
+
+    def fail():
+        raise RuntimeError("the job's own error")
+
+    with pytest.raises(RuntimeError, match="the job's own error"):
+        Background("selftest-fails", fail).result(timeout=10)
+
+
+def test_marked_jobs_are_found_once_in_test_order():
+    class Item:
+        def __init__(self, nodeid, *marks):
+            self.nodeid, self.marks = nodeid, [pytest.mark.background(*m).mark for m in marks]
+
+        def iter_markers(self, name):
+            return [m for m in self.marks if m.name == name]
+
+    a, b = Background("selftest-a", int), Background("selftest-b", int)
+    assert marked_jobs([Item("t1", (b,)), Item("t2"), Item("t3", (a, b))]) == [b, a]
+    with pytest.raises(TypeError, match="t4: pytest.mark.background takes Background jobs"):
+        marked_jobs([Item("t4", ("mccnet_train",))])
+
+
+def test_tracked_child_is_stopped_at_its_timeout_without_taking_jittor_down(tmp_path):
+    import subprocess
+    import sys
+
+    from parity_tests.harness import processes
+
+    with pytest.raises(subprocess.TimeoutExpired):
+        processes.run_tracked([sys.executable, "-c", "import time; time.sleep(60)"], tmp_path,
+                              {}, timeout=0.5)
+    assert not processes._RUNNING
+    done = processes.run_tracked([sys.executable, "-c", "print('hi')"], tmp_path, {}, timeout=30)
+    assert (done.returncode, done.stdout) == (0, "hi\n")

@@ -4,29 +4,29 @@ The torch side (``torch_side/mccnet.py``) saved every reference number compared 
 batch 2, with upstream's full-width VGG-19 (seeded, no download).  Covered: the five encoder
 stage outputs (and the VGG's gradients), the MCC module, the decoder, ``Net.forward`` with its
 six losses and ``Ics``, every trainable parameter's gradient of upstream's weighted loss, the
-decoder and MCC weights after an Adam step (gradients and step in float64: see
+decoder and MCC weights after each of five Adam steps (all in float64: see
 ``test_net_float64``), CORAL and ``calc_mean_std``, upstream's ``.pth`` checkpoints loaded
 through ``shims`` without torch, upstream's ``train_transform`` on generated images,
-``save_image``'s pixels, and the converted training script run end to end, its checkpoints
-loaded back by the torch reference.
+``save_image``'s pixels, and the converted training script run end to end for 20 steps (its
+loss falls; its checkpoints are loaded back by the torch reference).
 """
 import hashlib
-import os
 import re
-import subprocess
+import shutil
 import sys
 
 import numpy as np
 import pytest
 
 import shims
-import jittor as jt
 
 from parity_tests.harness.common import compare
-from parity_tests.harness.model import (ModelParity, Reference, compare_sets, in_float64, load_weights,
-                                        make_optimizer, make_row, require, to_numpy, to_var)
+from parity_tests.harness.model import ModelParity, Reference, compare_sets, make_row, require, to_numpy, to_var
 from parity_tests.harness.ported import PORTED, import_ported
-from parity_tests.harness.torchside import ROOT, TorchSide, run_torch
+from parity_tests.harness.background import Background
+from parity_tests.harness.processes import run_module
+from parity_tests.harness.torchside import BUILD, ROOT, TorchSide, output_lock, run_torch
+from parity_tests.jittor_side.mccnet_float64 import weighted_loss
 from parity_tests.torch_side.mccnet_data import make_folder
 
 SUITE = "mccnet"
@@ -50,16 +50,21 @@ GRAD_RTOL, GRAD_ATOL = 3e-4, 1e-6
 # gradient).  A wrong formula shows as O(1).
 F64_RTOL = 1e-7
 LR, ADAM_EPS = 1e-4, 1e-8  # torch_side/mccnet.py (torch's default eps, as upstream)
-# Jittor's CPU convolution without oneDNN runs ~0.3 G multiply-adds/s on one core (measured with
-# jt.profiler: the fused reindex-multiply-reduce kernel, 282 Mit/s), so one Net training step
-# at 32x32, batch 2, takes ~45 s here.  The torch side saves five Adam steps; test_net_float64
-# compares the first (multi-step Adam itself, moments, bias correction and eps, is proven per
-# optimizer in test_shims_optim), and the converted training script runs TRAIN_STEPS.
 # calc_mean_std/mean_variance_norm/CORAL: a handful of float32 reductions; SVD and inverse of
 # a well-conditioned 3x3.
 STAT_RTOL, STAT_ATOL = 1e-5, 1e-6
 CORAL_RTOL = 1e-4
-TRAIN_STEPS = 2
+ADAM_STEPS = 5  # torch_side/mccnet.py's STEPS
+# The converted train.py's run (see test_training_script_end_to_end).  Jittor's CPU convolution
+# without oneDNN runs ~0.3 G multiply-adds/s on one core (jt.profiler: the fused
+# reindex-multiply-reduce kernel at 271 Mit/s), so one step at 32x32, batch 1, takes ~20 s: the
+# run starts in the background when collection ends (TRAIN_RUN), on the core the tests leave idle.
+TRAIN_STEPS, SAVE_INTERVAL = 20, 10
+TRAIN_SEED = 0
+LOSS_FALL = 0.7  # the lowest loss of the run below 0.7 x the first (see the test)
+TRAIN_DIR = BUILD / "mccnet_train"
+# the background jobs (float64 steps, training run) take only the CPU the tests leave idle
+BACKGROUND_NICE = 10
 
 
 @pytest.fixture(scope="module")
@@ -85,18 +90,6 @@ def set_encoder_trainable(network, flag):
     for name in ENCODER_STAGES:
         for p in getattr(network, name).parameters():
             p.requires_grad = flag
-
-
-def weighted_loss(ref):
-    """Upstream's training loss from ``Net``'s six losses, weights read from the reference."""
-    weights = [float(w) for w in ref["meta/loss_weights"]]
-
-    def loss(outputs, _inputs):
-        total = outputs[0] * weights[0]
-        for w, part in zip(weights[1:], outputs[1:6]):
-            total = total + part * w
-        return total.sum()
-    return loss
 
 
 def test_encoder_stages(ref_dir, network):
@@ -140,8 +133,9 @@ def test_decoder(ref_dir, net_mod):
 def net_parity(ref_dir, network):
     """``Net.forward(content, style, noise)`` against ``net.npz``, with upstream's loss."""
     ref = Reference(ref_dir / "net.npz")
+    weights = [float(w) for w in ref["meta/loss_weights"]]
     return ModelParity(SUITE, ref, network, forward=lambda m, a: m(a["content"], a["style"], a["noise"]),
-                       loss=weighted_loss(ref))
+                       loss=lambda outputs, _inputs: weighted_loss(outputs, weights))
 
 
 def test_net_forward(net_parity):
@@ -149,9 +143,30 @@ def test_net_forward(net_parity):
     require(net_parity.check_forward("net_forward", FWD_RTOL, FWD_ATOL))
 
 
-def test_net_float64(net_parity, ref_dir, network):
+def float64_in_background():
+    """``jittor_side/mccnet_float64.py`` on the torch side's ``net.npz``: Jittor's float64 loss,
+    gradients and ADAM_STEPS Adam steps (~45 s a step on one core), as a :class:`Reference`."""
+    ref_dir = TORCH_SIDE.run()
+    out = BUILD / "mccnet_float64"
+    with output_lock(out.name):
+        shutil.rmtree(out, ignore_errors=True)
+        proc = run_module("parity_tests.jittor_side.mccnet_float64",
+                          ["--ref", ref_dir, "--out", out, "--steps", ADAM_STEPS, "--lr", LR],
+                          ROOT, ROOT, timeout=3600, niceness=BACKGROUND_NICE)
+        if proc.returncode != 0:
+            raise RuntimeError(f"jittor_side/mccnet_float64.py failed (exit {proc.returncode}):\n"
+                               f"{proc.stdout[-3000:]}\n{proc.stderr[-5000:]}")
+        return Reference(out / "jittor.npz")
+
+
+FLOAT64_RUN = Background("mccnet_float64", float64_in_background)
+
+
+@pytest.mark.background(FLOAT64_RUN)
+def test_net_float64(ref_dir):
     """In float64, the weighted loss, every decoder/MCC parameter gradient (zero for the unused
-    ``h``) and the weights after an Adam step (lr 1e-4) match torch's float64 run.
+    ``h``) and the decoder and MCC weights after each of five Adam steps (lr 1e-4, the same
+    batch every step) match torch's float64 run.
 
     Why float64: ``Net``'s losses normalise 2x2 relu5_1 maps whose near-constant channels divide
     by ~sqrt(eps), which amplifies rounding ~1e5-fold.  In float32 torch's own gradients differ
@@ -159,29 +174,19 @@ def test_net_float64(net_parity, ref_dir, network):
     4608-term windows in one float32 accumulator, torch's oneDNN in blocks), so two correct
     float32 implementations cannot be told from a wrong one there.  In float64 they agree to
     ~2e-8 (see F64_RTOL)."""
-    ref, f64 = net_parity.ref, Reference(ref_dir / "net_f64.npz")
-    load_weights(network, ref.state_dict)
-    with in_float64(network):
-        params = dict(network.named_parameters())
-        trained = [params[n] for n in ref.trainable]
-        inputs = {k: jt.array(v.astype(np.float64)) for k, v in ref.inputs.items()}
-        value = net_parity.loss_of(net_parity.forward(network, inputs), inputs)
-        opt = make_optimizer({"name": "adam", "lr": LR}, trained)
-        opt.backward(value)  # one pass serves the gradients and the first step
-        name_of = {id(params[n]): n for n in ref.trainable}
-        grads = {name_of[id(q)]: g for group in opt.param_groups
-                 for q, g in zip(group["params"], group["grads"])}
-        comps = [compare("loss", to_numpy(value), f64["loss"], F64_RTOL, 0.0)]
-        comps += compare_sets(grads, f64.grads, F64_RTOL, 0.0, "grad")
-        opt.step()
-        for n in ref.trainable:
-            # Adam's first step moves a weight by lr*g/(|g|+eps): where |g| ~ eps, the gradient's
-            # error reaches the weight amplified up to lr/eps = 1e4-fold (measured: a
-            # decoder.5.weight element with g = 3.2e-9 moved 1.8e-7 apart)
-            atol = F64_RTOL * float(np.abs(f64.grads[n]).max()) * LR / ADAM_EPS
-            comps.append(compare(f"step1/{n}", to_numpy(params[n]), f64.step(1)[n], F64_RTOL, atol))
-        dtypes = {str(p.dtype) for p in trained}
-    assert dtypes == {"float64"}, f"the port computed in {dtypes}, not float64"
+    trainable = Reference(ref_dir / "net.npz").trainable
+    f64, ours = Reference(ref_dir / "net_f64.npz"), FLOAT64_RUN.result(timeout=3600)
+    assert ours.names("meta/dtypes") == ["float64"], f"the port computed in {ours.names('meta/dtypes')}"
+    comps = [compare("loss", ours["loss"], f64["loss"], F64_RTOL, 0.0)]
+    comps += compare_sets(ours.grads, f64.grads, F64_RTOL, 0.0, "grad")
+    for k in range(1, ADAM_STEPS + 1):
+        for n in trainable:
+            # Adam moves a weight by lr*m/(sqrt(v)+eps): where |g| ~ eps a gradient's error
+            # reaches the weight amplified up to lr/eps = 1e4-fold (measured after step 1: a
+            # decoder.5.weight element with g = 3.2e-9 moved 1.8e-7 apart), and each step can
+            # add that much again
+            atol = k * F64_RTOL * float(np.abs(f64.grads[n]).max()) * LR / ADAM_EPS
+            comps.append(compare(f"step{k}/{n}", ours.step(k)[n], f64.step(k)[n], F64_RTOL, atol))
     require(make_row(SUITE, "net_float64", comps))
 
 
@@ -259,44 +264,64 @@ def _digest(paths):
     return h.hexdigest()[:16]
 
 
-def test_training_script_end_to_end(ref_dir, tmp_path):
+def train_in_background():
+    """The converted ``train.py`` (seeded, TRAIN_STEPS steps at 32x32, batch 1, one generated
+    image per folder) run under Jittor in ``build/parity/mccnet_train`` (its output kept in
+    ``train.log`` there); its completed process."""
+    vgg = TORCH_SIDE.run() / "vgg_normalised.pth"
+    with output_lock(TRAIN_DIR.name):
+        shutil.rmtree(TRAIN_DIR, ignore_errors=True)
+        # one image per folder: every batch is the same pair, so the loss curve shows training,
+        # not batch-to-batch variation
+        make_folder(TRAIN_DIR / "content", 1, seed=7)
+        make_folder(TRAIN_DIR / "style", 1, seed=8)
+        proc = run_module("parity_tests.harness.seeded_main",
+                          [TRAIN_SEED, "models_ref.mccnet.train", "--content_dir", "content",
+                           "--style_dir", "style", "--vgg", vgg, "--save_dir", "experiments",
+                           "--max_iter", TRAIN_STEPS, "--batch_size", 1, "--n_threads", 0,
+                           "--load_size", 32, "--crop_size", 32, "--save_model_interval", SAVE_INTERVAL],
+                          ROOT, TRAIN_DIR, timeout=3600, niceness=BACKGROUND_NICE)
+        (TRAIN_DIR / "train.log").write_text(proc.stdout + proc.stderr)
+        return proc
+
+
+TRAIN_RUN = Background("mccnet_train", train_in_background)
+
+
+@pytest.mark.background(TRAIN_RUN)
+def test_training_script_end_to_end():
     """The converted ``train.py`` runs ``TRAIN_STEPS`` steps under Jittor on generated images
-    (infinite sampler, DataLoader, Adam, lr decay), saves upstream's checkpoints every step, both
-    trained modules change between them, and the torch reference loads them back (strict) with
-    the values Jittor wrote."""
-    import_ported("models_ref.mccnet.train")  # converts models_ref/ (once) into build/ported
-    content, style, save = tmp_path / "content", tmp_path / "style", tmp_path / "experiments"
-    # one image per folder: every batch is the same pair, so the loss curve shows training,
-    # not batch-to-batch variation
-    make_folder(content, 1, seed=7)
-    make_folder(style, 1, seed=8)
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(PORTED), str(ROOT)]),
-               PYTHONUNBUFFERED="1")
-    cmd = [sys.executable, "-m", "models_ref.mccnet.train", "--content_dir", str(content),
-           "--style_dir", str(style), "--vgg", str(ref_dir / "vgg_normalised.pth"),
-           "--save_dir", str(save), "--max_iter", str(TRAIN_STEPS), "--batch_size", "1",
-           "--n_threads", "0", "--load_size", "32", "--crop_size", "32",
-           "--save_model_interval", "1"]
-    proc = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=1800)
+    (infinite sampler, DataLoader, Adam, lr decay), its loss falls, it saves upstream's
+    checkpoints every SAVE_INTERVAL steps, both trained modules change between them, and the
+    torch reference loads them back (strict) with the values Jittor wrote."""
+    proc = TRAIN_RUN.result(timeout=3600)
     assert proc.returncode == 0, f"converted train.py failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-5000:]}"
     losses = _losses(proc.stdout)
     assert len(losses) == TRAIN_STEPS, proc.stdout[-3000:]
     assert all(np.isfinite(losses)), losses
-    # Not asserted: that the loss falls.  With the MCC module trainable, torch's own train.py on
-    # this setup (32x32, one image pair, 20 steps) spikes and does not fall either (measured:
-    # 68.5, 62.8, ..., 1785.6 at iter 10, ..., 14525.9 at iter 14, ..., 68.0; medians of the first
-    # and last five 62.8 and 64.7): MCC divides by per-channel sums that can approach zero.
+    # Upstream's MCC divides by each channel's sum of g's output, which is exactly H*W*g.bias
+    # (normal() zero-means every channel): when a bias nears zero the loss spikes, and Adam's
+    # momentum carries the spike's gradient for ~10 steps.  From the default init that happens
+    # within 20 steps for most seeds, in torch too (measured, torch's train.py, 16 seeds: the
+    # last five losses' mean below half the first five's in 5).  The descent before a spike is
+    # smooth (seed 0, Jittor: 68.9, 66.8, 58.5, 47.2, 40.0, then 227.9 at step 6), so the run is
+    # seeded and the assertion is on the lowest loss reached: a port whose updates were
+    # wrong, lost or frozen does not get there.
+    assert min(losses) < LOSS_FALL * losses[0], f"loss did not fall below {LOSS_FALL} x the first: {losses}"
 
-    for it in (1, TRAIN_STEPS):
-        for name in ("decoder", "mcc_module"):
-            assert (save / f"{name}_iter_{it}.pth").exists()
-        assert (save / f"sample_iter_{it}.jpg").exists()
+    save = TRAIN_DIR / "experiments"
+    saved = sorted(int(m.group(1)) for m in (re.match(r"decoder_iter_(\d+)\.pth$", f.name)
+                                             for f in save.iterdir()) if m)
+    assert saved == list(range(SAVE_INTERVAL, TRAIN_STEPS + 1, SAVE_INTERVAL)), saved
+    for it in saved:
+        for name in ("mcc_module_iter_{}.pth", "sample_iter_{}.jpg"):
+            assert (save / name.format(it)).exists(), name.format(it)
     # both trained modules changed between the two checkpoints
     for name in ("decoder", "mcc_module"):
-        a = shims.load(str(save / f"{name}_iter_1.pth"))
+        a = shims.load(str(save / f"{name}_iter_{SAVE_INTERVAL}.pth"))
         b = shims.load(str(save / f"{name}_iter_{TRAIN_STEPS}.pth"))
         assert any(not np.array_equal(to_numpy(a[k]), to_numpy(b[k])) for k in a), \
-            f"{name} weights did not change between iterations 1 and {TRAIN_STEPS}"
+            f"{name} weights did not change between iterations {SAVE_INTERVAL} and {TRAIN_STEPS}"
 
     ckpts = [save / f"{n}_iter_{TRAIN_STEPS}.pth" for n in ("decoder", "mcc_module")]
     loaded_dir = run_torch(LOAD_SIDE, "mccnet_load", [ROOT / "models_ref" / "mccnet"],

@@ -132,6 +132,7 @@ def test_generator_fp16_forward(refs, sg):
     "gradient checked to 1.5e-7 in float32) are right, so the gap is half-precision backward "
     "arithmetic (Jittor computes float16 gradients in float16; torch's CPU kernels accumulate "
     "wider), not yet pinned to one op"))
+@pytest.mark.parity_only  # cold: ~150 s of fused float16 backward kernels for a known gap
 @FUSED_FP16
 def test_generator_fp16_grads(refs, sg):
     require(fp16_parity(refs, sg).check_grads("generator_fp16/grads", **FP16))

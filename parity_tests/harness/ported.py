@@ -13,13 +13,15 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import importlib
+import importlib.util
 import json
 import os
+import runpy
 import shutil
 import sys
 from pathlib import Path
 from types import ModuleType
-from typing import Optional
+from typing import Optional, Sequence
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "models_ref"
@@ -111,14 +113,31 @@ def _activate() -> None:
     importlib.invalidate_caches()
 
 
-def import_ported(name: str) -> ModuleType:
-    """Import the converted module ``name`` (``models_ref.stylegan2.networks``, say)."""
+def _prepare(name: str) -> None:
+    """Convert (if needed) and activate ``build/ported`` for importing ``name``."""
     if name != PACKAGE and not name.startswith(PACKAGE + "."):
-        raise ValueError(f"import_ported: {name!r} is not inside {PACKAGE}")
+        raise ValueError(f"{name!r} is not inside {PACKAGE}")
     ensure_converted()
     _activate()
-    module = importlib.import_module(name)
-    where = getattr(module, "__file__", "") or ""
-    if not where.startswith(str(PORTED) + os.sep):
+
+
+def _require_ported(name: str, where: Optional[str]) -> None:
+    if not (where or "").startswith(str(PORTED) + os.sep):
         raise ImportError(f"{name} was imported from {where}, not from the port in {PORTED}")
+
+
+def import_ported(name: str) -> ModuleType:
+    """Import the converted module ``name`` (``models_ref.stylegan2.networks``, say)."""
+    _prepare(name)
+    module = importlib.import_module(name)
+    _require_ported(name, getattr(module, "__file__", None))
     return module
+
+
+def run_ported_main(name: str, argv: Sequence[str]) -> None:
+    """Run the converted module ``name`` as ``python -m name *argv`` would (as ``__main__``)."""
+    _prepare(name)
+    spec = importlib.util.find_spec(name)
+    _require_ported(name, spec.origin if spec else None)
+    sys.argv = [spec.origin, *argv]
+    runpy.run_module(name, run_name="__main__", alter_sys=True)

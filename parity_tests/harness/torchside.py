@@ -13,17 +13,17 @@ wait for the run already under way instead of starting a second one.
 """
 from __future__ import annotations
 
-import atexit
 import contextlib
 import fcntl
 import hashlib
 import os
-import subprocess
 import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import Iterable, Iterator, List, Optional, Sequence, Tuple
+
+from parity_tests.harness.processes import run_tracked
 
 ROOT = Path(__file__).resolve().parents[2]
 TORCH_VENV = ROOT / ".venv-torch"
@@ -67,19 +67,8 @@ def cache_key(script: Path, deps: Sequence[Path] = (), args: Sequence[str] = ())
     return h.hexdigest()[:16]
 
 
-_RUNNING: Set["subprocess.Popen[str]"] = set()
-
-
-@atexit.register
-def _stop_running() -> None:
-    """A session that ends (or is interrupted) while a prefetch runs must not leave a torch
-    process writing into an output folder that the next session fills again."""
-    for proc in list(_RUNNING):
-        proc.kill()
-
-
 @contextlib.contextmanager
-def _output_lock(name: str) -> Iterator[None]:
+def output_lock(name: str) -> Iterator[None]:
     """Hold ``build/parity/<name>.lock``: one torch-side run per output folder at a time,
     across threads and processes."""
     BUILD.mkdir(parents=True, exist_ok=True)
@@ -104,7 +93,7 @@ def run_torch(script: Path, name: str, deps: Sequence[Path] = (), args: Sequence
     out = BUILD / name
     key = cache_key(script, [Path(d).resolve() for d in deps], args)
     stamp = out / ".key"
-    with _output_lock(name):
+    with output_lock(name):
         if stamp.exists() and stamp.read_text() == key:
             return out
         out.mkdir(parents=True, exist_ok=True)
@@ -115,19 +104,10 @@ def run_torch(script: Path, name: str, deps: Sequence[Path] = (), args: Sequence
         env["PYTHONPATH"] = str(ROOT)
         env["PYTHONHASHSEED"] = "0"
         env.setdefault("OMP_NUM_THREADS", str(os.cpu_count() or 1))
-        proc = subprocess.Popen([str(torch_python()), str(script), "--out", str(out), *args], cwd=ROOT,
-                                env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        _RUNNING.add(proc)
-        try:
-            stdout, stderr = proc.communicate(timeout=timeout)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
-            _RUNNING.discard(proc)
+        proc = run_tracked([torch_python(), script, "--out", out, *args], ROOT, env, timeout)
         if proc.returncode != 0:
             raise TorchSideError(f"torch side {script.relative_to(ROOT)} failed "
-                                 f"(exit {proc.returncode}):\n{stdout[-4000:]}\n{stderr[-8000:]}")
+                                 f"(exit {proc.returncode}):\n{proc.stdout[-4000:]}\n{proc.stderr[-8000:]}")
         stamp.write_text(key)
     return out
 

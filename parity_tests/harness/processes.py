@@ -1,0 +1,62 @@
+"""Child processes of a parity session (torch sides, background Jittor runs), tracked so that
+none outlives the session: one interrupted while a child runs stops it at exit, instead of
+leaving it writing into an output folder the next session fills again.
+
+Children are stopped with SIGTERM, never SIGKILL first: Jittor's SIGCHLD handler quick-exits
+the whole process when a child ends by any other signal ("Caught SIGCHLD. Maybe out of memory",
+src/utils/log.cc; measured: a pytest process that had imported Jittor died with the child it
+killed)."""
+from __future__ import annotations
+
+import atexit
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Mapping, Sequence, Set
+
+_RUNNING: Set["subprocess.Popen[str]"] = set()
+GRACE_S = 10.0  # a terminated child's time to exit before SIGKILL
+
+
+def _stop(proc: "subprocess.Popen[str]") -> None:
+    proc.terminate()
+    try:
+        proc.wait(GRACE_S)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+@atexit.register
+def _stop_running() -> None:
+    for proc in list(_RUNNING):
+        _stop(proc)
+
+
+def run_tracked(cmd: Sequence[str], cwd: Path, env: Mapping[str, str],
+                timeout: float) -> "subprocess.CompletedProcess[str]":
+    """Run ``cmd`` to completion, capturing its output as text; stopped after ``timeout``
+    seconds (``subprocess.TimeoutExpired``) or when the session exits."""
+    proc = subprocess.Popen([str(c) for c in cmd], cwd=cwd, env=dict(env), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    _RUNNING.add(proc)
+    try:
+        stdout, stderr = proc.communicate(timeout=timeout)
+    finally:
+        if proc.poll() is None:
+            _stop(proc)
+        _RUNNING.discard(proc)
+    return subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr)
+
+
+def run_module(module: str, args: Sequence[object], root: Path, cwd: Path, timeout: float,
+               niceness: int = 0) -> "subprocess.CompletedProcess[str]":
+    """``python -m module *args`` with this interpreter, ``root`` on ``PYTHONPATH`` and unbuffered
+    output, through :func:`run_tracked`; at ``nice`` ``niceness`` when it is positive, so a
+    background job takes only the CPU the tests leave idle."""
+    cmd = [sys.executable, "-m", module, *args]
+    if niceness > 0:
+        cmd = ["nice", "-n", str(niceness), *cmd]
+    env = dict(os.environ, PYTHONPATH=str(root), PYTHONUNBUFFERED="1")
+    return run_tracked(cmd, cwd, env, timeout)
