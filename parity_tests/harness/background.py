@@ -21,6 +21,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional
 _STARTED: Dict[str, "Future[Any]"] = {}
 _GUARD = threading.Lock()
 
+
 @dataclass(frozen=True)
 class Background:
     """A job (``work()``, run in a thread) whose result a test waits for; one run per session."""

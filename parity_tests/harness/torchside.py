@@ -69,8 +69,8 @@ def cache_key(script: Path, deps: Sequence[Path] = (), args: Sequence[str] = ())
 
 @contextlib.contextmanager
 def output_lock(name: str) -> Iterator[None]:
-    """Hold ``build/parity/<name>.lock``: one torch-side run per output folder at a time,
-    across threads and processes."""
+    """Hold ``build/parity/<name>.lock``: one run (a torch side, a background job) per output
+    folder at a time, across threads and processes."""
     BUILD.mkdir(parents=True, exist_ok=True)
     with open(BUILD / f"{name}.lock", "w") as f:
         fcntl.flock(f, fcntl.LOCK_EX)
