@@ -10,6 +10,7 @@ through ``shims`` without torch, upstream's ``train_transform`` on generated ima
 ``save_image``'s pixels, and the converted training script run end to end for 20 steps (its
 loss falls; its checkpoints are loaded back by the torch reference).
 """
+import contextlib
 import hashlib
 import re
 import shutil
@@ -143,13 +144,21 @@ def test_net_forward(net_parity):
     require(net_parity.check_forward("net_forward", FWD_RTOL, FWD_ATOL))
 
 
+@contextlib.contextmanager
+def fresh_output(name):
+    """``build/parity/<name>``, emptied, held under its lock while a background job fills it."""
+    out = BUILD / name
+    with output_lock(name):
+        shutil.rmtree(out, ignore_errors=True)
+        out.mkdir(parents=True)
+        yield out
+
+
 def float64_in_background():
     """``jittor_side/mccnet_float64.py`` on the torch side's ``net.npz``: Jittor's float64 loss,
     gradients and ADAM_STEPS Adam steps (~45 s a step on one core), as a :class:`Reference`."""
     ref_dir = TORCH_SIDE.run()
-    out = BUILD / "mccnet_float64"
-    with output_lock(out.name):
-        shutil.rmtree(out, ignore_errors=True)
+    with fresh_output("mccnet_float64") as out:
         proc = run_module("parity_tests.jittor_side.mccnet_float64",
                           ["--ref", ref_dir, "--out", out, "--steps", ADAM_STEPS, "--lr", LR],
                           ROOT, ROOT, timeout=3600, niceness=BACKGROUND_NICE)
@@ -269,8 +278,7 @@ def train_in_background():
     image per folder) run under Jittor in ``build/parity/mccnet_train`` (its output kept in
     ``train.log`` there); its completed process."""
     vgg = TORCH_SIDE.run() / "vgg_normalised.pth"
-    with output_lock(TRAIN_DIR.name):
-        shutil.rmtree(TRAIN_DIR, ignore_errors=True)
+    with fresh_output(TRAIN_DIR.name):
         # one image per folder: every batch is the same pair, so the loss curve shows training,
         # not batch-to-batch variation
         make_folder(TRAIN_DIR / "content", 1, seed=7)

@@ -431,7 +431,9 @@ class CaseRunner:
         ok = True
         for n, g in zip(*grads):
             want = arrays[f"{case.id}::grad::{n}"]
-            gv = g.numpy().reshape(want.shape) if g.numpy().size == want.size else g.numpy()
+            gv = g.numpy()
+            if gv.size == want.size:
+                gv = gv.reshape(want.shape)
             if gv.shape != want.shape:
                 res.problems.append(f"grad {n}: shape {gv.shape} vs torch {want.shape}")
                 ok = False
