@@ -1,0 +1,75 @@
+"""Helpers the op modules share: dims normalisation, integer dtypes, keepdim shapes."""
+from __future__ import annotations
+
+import builtins as _b
+from typing import Sequence, Tuple, Union
+
+
+
+Dim = Union[None, int, Sequence[int]]
+
+_INT_TYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+
+
+def _is_int(x) -> bool:
+    return str(x.dtype) in _INT_TYPES
+
+
+def _dims(x, dim: Dim) -> Tuple[int, ...]:
+    """``dim`` (None, int or sequence, negatives allowed) as sorted non-negative dims."""
+    nd = x.ndim
+    if dim is None:
+        return tuple(range(nd))
+    if isinstance(dim, (list, tuple)):
+        if len(dim) == 0:
+            return tuple(range(nd))
+        dims = dim
+    else:
+        dims = (dim,)
+    out = []
+    for d in dims:
+        d = int(d)
+        if not -_b.max(nd, 1) <= d < _b.max(nd, 1):
+            raise IndexError(f"dimension {d} out of range for a tensor of {nd} dims")
+        out.append(d % _b.max(nd, 1))
+    return tuple(sorted(set(out)))
+
+
+def _count(x, dims: Tuple[int, ...]) -> int:
+    n = 1
+    for d in dims:
+        n *= int(x.shape[d])
+    return n
+
+
+def _keep(y, x, dims: Tuple[int, ...]):
+    """Reshape a ``keepdims=False`` reduction of ``x`` over ``dims`` to keepdim form."""
+    shape = [1 if i in dims else int(s) for i, s in enumerate(x.shape)]
+    return y.reshape(shape)
+
+
+def _cast(x, dtype):
+    return x if dtype is None else x.cast(dtype)
+
+
+class _ValuesIndices(tuple):
+    """torch's ``(values, indices)`` named tuple (``torch.return_types.max`` & co)."""
+
+    @property
+    def values(self):
+        return self[0]
+
+    @property
+    def indices(self):
+        return self[1]
+
+
+def _scaled(x, s):
+    return x if s == 1 else x * s
+
+
+_FLOAT_DTYPES = ("float16", "float32", "float64", "bfloat16")
+
+
+def _device_free(requires_grad: bool, y):
+    return y if requires_grad else y.stop_grad()

@@ -1,0 +1,131 @@
+"""Tensor creation with torch's signatures (``torch.tensor``, typed ``Tensor`` classes, ranges)."""
+from __future__ import annotations
+
+import builtins as _b
+import math
+from typing import Optional
+
+import jittor as jt
+
+from ._common import _cast, _device_free
+
+__all__ = ['linspace', 'arange', 'full', 'tensor', 'as_tensor', 'from_numpy', 'Tensor', 'FloatTensor', 'LongTensor', 'is_tensor', 'eye', 'empty_like', 'logspace', 'randint']
+
+
+def linspace(start, end, steps: int, *, dtype=None):
+    """``torch.linspace``: float32 unless ``dtype`` (Jittor gives int32 for steps=1)."""
+    if steps == 1:
+        y = jt.array([float(start)]).float32()
+    else:
+        step = (float(end) - float(start)) / (steps - 1)
+        i = jt.arange(steps).float32()
+        # torch fills the second half from the end so that the last value is exactly ``end``.
+        half = steps // 2
+        y = jt.ternary(i < half, float(start) + step * i, float(end) - step * (steps - 1 - i))
+    return _cast(y, dtype)
+
+
+def arange(start, end=None, step=1, *, dtype=None):
+    """``torch.arange``: float when any bound is a float (Jittor: int32), else int."""
+    if end is None:
+        start, end = 0, start
+    is_float = _b.any(isinstance(v, float) for v in (start, end, step))
+    n = _b.max(int(math.ceil((end - start) / step)), 0)
+    y = jt.arange(n).float32() * step + start if is_float else jt.arange(start, end, step).int32()
+    return _cast(y, dtype)
+
+
+def full(size, fill_value, *, dtype=None):
+    """``torch.full``: the dtype follows the fill value (bool/int/float) unless given."""
+    size = tuple(size) if isinstance(size, (list, tuple)) else (size,)
+    if dtype is None:
+        dtype = "bool" if isinstance(fill_value, bool) else "int32" if isinstance(fill_value, int) else "float32"
+    return jt.full(size, fill_value, dtype)
+
+
+def tensor(data, *, dtype=None, device=None, requires_grad: bool = False, pin_memory: bool = False):
+    """``torch.tensor``: a copy of ``data`` (nested lists, numbers, numpy arrays, Vars).
+
+    Python floats give float32 and ints int32 (Jittor's integer default; torch: int64), a
+    Python scalar gives shape (1,) (Jittor has no 0-d Vars).  ``device`` is ignored
+    (placement is global in Jittor)."""
+    y = data.clone() if isinstance(data, jt.Var) else jt.array(data)
+    if dtype is not None:
+        y = y.cast(dtype)
+    return _device_free(requires_grad, y)
+
+
+def as_tensor(data, dtype=None, device=None):
+    """``torch.as_tensor``: a Var input is returned as is (cast when ``dtype`` differs); other
+    data is copied (Jittor shares no memory with numpy)."""
+    if isinstance(data, jt.Var):
+        return data if dtype is None else data.cast(dtype)
+    return tensor(data, dtype=dtype)
+
+
+def from_numpy(ndarray):
+    """``torch.from_numpy`` (a copy; 64-bit arrays become 32-bit under Jittor's default policy)."""
+    return jt.array(ndarray)
+
+
+class _TypedTensorMeta(type):
+    """``isinstance(x, torch.FloatTensor)``: a Var of the class's dtype."""
+
+    def __instancecheck__(cls, obj) -> bool:
+        # torch.Tensor matches a tensor of any dtype (a float16 Var in StyleGAN2's fp16 blocks)
+        dtype = cls.__dict__.get("_instance_dtype", cls._dtype)
+        return isinstance(obj, jt.Var) and (dtype is None or str(obj.dtype) == dtype)
+
+
+def _typed_tensor(dtype):
+    class ctor(metaclass=_TypedTensorMeta):
+        _dtype = dtype
+
+        def __new__(cls, *args, device=None):
+            if len(args) == 1 and not isinstance(args[0], int):
+                return jt.array(args[0]).cast(dtype) if not isinstance(args[0], jt.Var) else args[0].cast(dtype)
+            return jt.zeros(tuple(int(a) for a in args), dtype=dtype)
+    return ctor
+
+
+Tensor = _typed_tensor("float32")
+Tensor.__name__, Tensor.__doc__ = "Tensor", "``torch.Tensor(data)`` / ``torch.Tensor(*sizes)`` (float32; sizes give zeros)."
+Tensor._instance_dtype = None  # isinstance(x, torch.Tensor) holds for every dtype
+FloatTensor = _typed_tensor("float32")
+FloatTensor.__name__, FloatTensor.__doc__ = "FloatTensor", "``torch.FloatTensor`` (float32)."
+LongTensor = _typed_tensor("int32")
+LongTensor.__name__, LongTensor.__doc__ = "LongTensor", "``torch.LongTensor`` (Jittor's int32 index type)."
+
+
+def is_tensor(obj) -> bool:
+    """``torch.is_tensor``."""
+    return isinstance(obj, jt.Var)
+
+
+def eye(n: int, m: Optional[int] = None, *, dtype=None, device=None, requires_grad: bool = False):
+    """``torch.eye`` (float32 unless ``dtype``)."""
+    m = n if m is None else m
+    y = (jt.arange(n).reshape(n, 1) == jt.arange(m).reshape(1, m)).cast(dtype or "float32")
+    return _device_free(requires_grad, y)
+
+
+def empty_like(input, *, dtype=None, device=None, requires_grad: bool = False):
+    """``torch.empty_like`` (zeros: Jittor has no uninitialised allocation)."""
+    return _device_free(requires_grad, jt.zeros(input.shape, dtype=dtype or input.dtype))
+
+
+def logspace(start, end, steps: int, base: float = 10.0, *, dtype=None, device=None):
+    """``torch.logspace``: ``base ** linspace(start, end, steps)``."""
+    return _cast(jt.array(float(base)).float32() ** linspace(start, end, steps), dtype)
+
+
+def randint(low, high=None, size=None, *, dtype=None, device=None, generator=None, requires_grad: bool = False):
+    """``torch.randint(high, size)`` and ``randint(low, high, size)`` (Jittor only takes the
+    second form).  Int32 unless ``dtype`` (Jittor's integer default)."""
+    if size is None and isinstance(high, (tuple, list)):
+        low, high, size = 0, low, high
+    if high is None:
+        raise TypeError("randint() needs high and size")
+    if generator is not None:
+        raise TypeError("randint(generator=...): Jittor has one global seed")
+    return jt.randint(int(low), int(high), shape=tuple(size), dtype=dtype or "int32")

@@ -1,0 +1,237 @@
+"""Reductions and scans with torch's semantics (dims, keepdim, unbiased var/std, int64 accumulation)."""
+from __future__ import annotations
+
+import builtins as _b
+from typing import Optional
+
+import jittor as jt
+import numpy as np
+
+from ._common import Dim, _ValuesIndices, _cast, _count, _dims, _is_int
+
+__all__ = ['sum', 'mean', 'prod', 'var', 'std', 'var_mean', 'std_mean', 'logsumexp', 'amax', 'amin', 'max', 'min', 'argmax', 'argmin', 'cumprod', 'all', 'any', 'count_nonzero', 'argsort', 'median', 'sum_to_size', 'equal', 'unique']
+
+
+def sum(input, dim: Dim = None, keepdim: bool = False, *, dtype=None):
+    """``torch.sum``: dim as int or tuple (keyword too), ``keepdim``, ``dtype``; integer and
+    bool inputs sum in int64; a full reduction has shape (1,)."""
+    x = _cast(input, dtype)
+    if dtype is None and _is_int(x):
+        x = x.int64()
+    dims = _dims(x, dim)
+    return x.sum(dims, keepdims=keepdim) if dims else x.clone()
+
+
+def mean(input, dim: Dim = None, keepdim: bool = False, *, dtype=None):
+    """``torch.mean`` with dim as int or tuple, ``keepdim`` and ``dtype``."""
+    x = _cast(input, dtype)
+    if _is_int(x):
+        raise TypeError("mean(): torch cannot average an integer tensor; pass dtype= or call .float()")
+    dims = _dims(x, dim)
+    return x.mean(dims, keepdims=keepdim) if dims else x.clone()
+
+
+def prod(input, dim: Optional[int] = None, keepdim: bool = False, *, dtype=None):
+    """``torch.prod``: integer inputs multiply in int64; a full product has shape (1,)."""
+    x = _cast(input, dtype)
+    if dtype is None and _is_int(x):
+        x = x.int64()
+    dims = _dims(x, dim)
+    return x.prod(dims, keepdims=keepdim) if dims else x.clone()
+
+
+def _correction(unbiased, correction) -> float:
+    if correction is not None:
+        return float(correction)
+    if unbiased is None:
+        return 1.0
+    return 1.0 if unbiased else 0.0
+
+
+def _var_parts(input, dim, unbiased, keepdim, correction):
+    # torch's legacy overload ``var(x, unbiased)``: a bool in dim's place means unbiased.
+    if isinstance(dim, bool):
+        dim, unbiased = None, dim
+    x = input
+    dims = _dims(x, dim)
+    n = _count(x, dims)
+    m = x.mean(dims, keepdims=True)
+    d = x - m
+    # Two-pass variance, no clamp (Jittor's std clamps the variance at 1e-6).
+    ss = (d * d).sum(dims, keepdims=keepdim)
+    denom = _b.max(n - _correction(unbiased, correction), 0.0)
+    v = ss / denom if denom > 0 else ss / jt.zeros_like(ss)
+    mean_ = m if keepdim else m.reshape(ss.shape)
+    return v, mean_
+
+
+def var(input, dim: Dim = None, unbiased: Optional[bool] = None, keepdim: bool = False, *,
+        correction: Optional[float] = None):
+    """``torch.var``: unbiased by default (Jittor's is biased), dim as int or tuple,
+    ``keepdim``, ``unbiased``/``correction``, no variance clamp."""
+    return _var_parts(input, dim, unbiased, keepdim, correction)[0]
+
+
+def std(input, dim: Dim = None, unbiased: Optional[bool] = None, keepdim: bool = False, *,
+        correction: Optional[float] = None):
+    """``torch.std``: the square root of :func:`var` (no 1e-6 variance clamp)."""
+    return var(input, dim, unbiased, keepdim, correction=correction).sqrt()
+
+
+def var_mean(input, dim: Dim = None, unbiased: Optional[bool] = None, keepdim: bool = False, *,
+             correction: Optional[float] = None):
+    """``torch.var_mean``: ``(var, mean)`` with :func:`var`'s semantics."""
+    return _var_parts(input, dim, unbiased, keepdim, correction)
+
+
+def std_mean(input, dim: Dim = None, unbiased: Optional[bool] = None, keepdim: bool = False, *,
+             correction: Optional[float] = None):
+    """``torch.std_mean``: ``(std, mean)``."""
+    v, m = _var_parts(input, dim, unbiased, keepdim, correction)
+    return v.sqrt(), m
+
+
+def amax(input, dim: Dim = (), keepdim: bool = False):
+    """``torch.amax``: maximum over ``dim`` (all dims when empty)."""
+    dims = _dims(input, dim)
+    return input.max(dims, keepdims=keepdim)
+
+
+def amin(input, dim: Dim = (), keepdim: bool = False):
+    """``torch.amin``: minimum over ``dim`` (all dims when empty)."""
+    dims = _dims(input, dim)
+    return input.min(dims, keepdims=keepdim)
+
+
+def logsumexp(input, dim: Dim, keepdim: bool = False):
+    """``torch.logsumexp``, shifted by the max so that ±1000 stays finite."""
+    dims = _dims(input, dim)
+    m = input.max(dims, keepdims=True).stop_grad()
+    m = jt.ternary(m.isinf(), jt.zeros_like(m), m)
+    y = (input - m).exp().sum(dims, keepdims=True).log() + m
+    return y if keepdim else y.reshape([int(s) for i, s in enumerate(input.shape) if i not in dims] or [1])
+
+
+def _max_min(input, dim, keepdim, other, op):
+    if other is not None and not isinstance(other, (int, bool)):
+        return jt.maximum(input, other) if op == "max" else jt.minimum(input, other)
+    if other is not None:  # torch.max(x, 1): the second positional is dim
+        dim = other
+    if dim is None:
+        return input.max() if op == "max" else input.min()
+    idx, val = input.argmax(dim, keepdims=keepdim) if op == "max" else input.argmin(dim, keepdims=keepdim)
+    # Recompute values through max/min so that their gradient flows like torch's.
+    val = input.max(dim, keepdims=keepdim) if op == "max" else input.min(dim, keepdims=keepdim)
+    return _ValuesIndices((val, idx))
+
+
+def max(input, dim=None, keepdim: bool = False, *, other=None):
+    """``torch.max``: full max; ``max(x, dim)`` -> ``(values, indices)``; ``max(x, y)`` -> maximum."""
+    return _max_min(input, None, keepdim, dim, "max") if dim is not None else _max_min(input, None, keepdim, other, "max")
+
+
+def min(input, dim=None, keepdim: bool = False, *, other=None):
+    """``torch.min``: full min; ``min(x, dim)`` -> ``(values, indices)``; ``min(x, y)`` -> minimum."""
+    return _max_min(input, None, keepdim, dim, "min") if dim is not None else _max_min(input, None, keepdim, other, "min")
+
+
+def argmax(input, dim: Optional[int] = None, keepdim: bool = False):
+    """``torch.argmax``: indices only (Jittor returns ``(indices, values)``); ``dim=None`` is
+    the index into the flattened tensor."""
+    if dim is None:
+        return input.reshape(-1).argmax(0)[0]
+    return input.argmax(dim, keepdims=keepdim)[0]
+
+
+def argmin(input, dim: Optional[int] = None, keepdim: bool = False):
+    """``torch.argmin``: indices only; ``dim=None`` indexes the flattened tensor."""
+    if dim is None:
+        return input.reshape(-1).argmin(0)[0]
+    return input.argmin(dim, keepdims=keepdim)[0]
+
+
+def argsort(input, dim: int = -1, descending: bool = False, stable: bool = False):
+    """``torch.argsort``: the indices (Jittor returns ``(indices, values)``)."""
+    return input.argsort(dim, descending=descending)[0]
+
+
+def cumprod(input, dim: int, *, dtype=None):
+    """``torch.cumprod``, right for negative inputs and zeros (Jittor's is exp(cumsum(log x)),
+    NaN below zero).  Computed as a product over a lower-triangular mask: O(n^2) along
+    ``dim``, no loop."""
+    x = _cast(input, dtype)
+    d = _dims(x, dim)[0]
+    n = int(x.shape[d])
+    xt = x.transpose(d, -1) if d != x.ndim - 1 else x
+    # rows[..., i, j] = x[..., j] if j <= i else 1
+    tri = jt.arange(n).reshape(n, 1) >= jt.arange(n).reshape(1, n)
+    ones = jt.ones_like(xt).unsqueeze(-2)
+    rows = jt.ternary(tri, xt.unsqueeze(-2) * jt.ones((n, 1), dtype=xt.dtype), ones)
+    y = rows.prod(-1)
+    return y.transpose(d, -1) if d != x.ndim - 1 else y
+
+
+def all(input, dim: Optional[int] = None, keepdim: bool = False):
+    """``torch.all`` (bool result; a full reduction has shape (1,)); Jittor's takes no keepdim."""
+    b = input.bool().int32()
+    dims = _dims(b, dim)
+    return b.sum(dims, keepdims=keepdim) == _count(b, dims)
+
+
+def any(input, dim: Optional[int] = None, keepdim: bool = False):
+    """``torch.any`` (bool result; a full reduction has shape (1,)); Jittor's takes no keepdim."""
+    b = input.bool().int32()
+    return b.sum(_dims(b, dim), keepdims=keepdim) > 0
+
+
+def count_nonzero(input, dim: Dim = None):
+    """``torch.count_nonzero`` (int64)."""
+    return sum((input != 0).int64(), dim)
+
+
+def median(input, dim: Optional[int] = None, keepdim: bool = False):
+    """``torch.median``: the lower median; with ``dim``, ``(values, indices)`` (Jittor's is
+    wrong for dim != 0 and returns values only)."""
+    if dim is None:
+        flat = input.reshape(-1)
+        idx, val = flat.argsort(0)
+        return val[(int(flat.shape[0]) - 1) // 2:(int(flat.shape[0]) - 1) // 2 + 1]
+    d = _dims(input, dim)[0]
+    idx, val = input.argsort(d)
+    k = (int(input.shape[d]) - 1) // 2
+    sl = (slice(None),) * d + (slice(k, k + 1),)
+    v, i = val[sl], idx[sl]
+    if not keepdim:
+        v, i = v.squeeze(d), i.squeeze(d)
+    return _ValuesIndices((v, i))
+
+
+def sum_to_size(input, *size):
+    """``Tensor.sum_to_size``: sum the broadcast dims back to ``size``."""
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        size = tuple(size[0])
+    lead = input.ndim - len(size)
+    dims = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(size) if s == 1 and int(input.shape[lead + i]) != 1)
+    y = input.sum(dims, keepdims=True) if dims else input
+    return y.reshape(tuple(size))
+
+
+def equal(input, other) -> bool:
+    """``torch.equal``: True when both have the same shape and the same values (a Python bool)."""
+    a = input if isinstance(input, jt.Var) else jt.array(np.asarray(input))
+    b = other if isinstance(other, jt.Var) else jt.array(np.asarray(other))
+    if tuple(a.shape) != tuple(b.shape):
+        return False
+    return bool(np.array_equal(a.numpy(), b.numpy()))
+
+
+def unique(input, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False, dim=None):
+    """``torch.unique`` (sorted values; Jittor ignores ``return_counts`` unless
+    ``return_inverse`` is also asked for)."""
+    if dim is not None:
+        raise NotImplementedError("unique(dim=...) has no Jittor equivalent")
+    if not (return_inverse or return_counts):
+        return jt.unique(input)
+    values, inverse, counts = jt.unique(input, return_inverse=True, return_counts=True)
+    out = (values,) + ((inverse,) if return_inverse else ()) + ((counts,) if return_counts else ())
+    return out

@@ -1,0 +1,204 @@
+"""Indexing, reshaping and dimension ops with torch's argument conventions (negative dims, varargs)."""
+from __future__ import annotations
+
+import builtins as _b
+
+import jittor as jt
+
+from ._common import Dim, _dims
+
+__all__ = ['index_select', 'roll', 'squeeze', 'where', 'nonzero', 't', 'swapaxes', 'movedim', 'narrow', 'flatten', 'unflatten', 'permute', 'transpose', 'reshape_as', 'scatter', 'scatter_add', 'scatter_', 'scatter_add_', 'channels_last', 'contiguous_format', 'preserve_format', 'meshgrid']
+
+
+def index_select(input, dim: int, index):
+    """``torch.index_select`` (Jittor's is wrong for dim >= 1)."""
+    d = _dims(input, dim)[0]
+    return input[(slice(None),) * d + (index.reshape(-1),)]
+
+
+def roll(input, shifts, dims=None):
+    """``torch.roll``: without ``dims`` it rolls the flattened tensor (Jittor rolls dim 0)."""
+    if dims is None:
+        return jt.roll(input.reshape(-1), shifts, 0).reshape(input.shape)
+    return jt.roll(input, shifts, dims)
+
+
+def squeeze(input, dim: Dim = None):
+    """``torch.squeeze``: a dim whose size is not 1 is left alone (Jittor asserts); tuple dims."""
+    dims = _dims(input, dim)
+    keep = [int(s) for i, s in enumerate(input.shape) if not (i in dims and int(s) == 1)]
+    return input.reshape(keep or [1])
+
+
+def where(condition, input=None, other=None):
+    """``torch.where``: three-argument select (numbers allowed) or, with one argument,
+    ``nonzero(as_tuple=True)``."""
+    if input is None and other is None:
+        return nonzero(condition, as_tuple=True)
+    if not isinstance(input, jt.Var):
+        input = jt.full_like(other if isinstance(other, jt.Var) else condition.float32(), input)
+    if not isinstance(other, jt.Var):
+        other = jt.full_like(input, other)
+    return jt.ternary(condition.bool(), input, other)
+
+
+def nonzero(input, *, as_tuple: bool = False):
+    """``torch.nonzero``: (n, ndim) indices, or a tuple of 1-D index tensors."""
+    idx = input.nonzero()
+    if as_tuple:
+        return tuple(idx[:, i] for i in range(input.ndim))
+    return idx
+
+
+def t(input):
+    """``torch.t``: transposes a 2-D tensor; 0/1-D unchanged; 3-D and more is an error."""
+    if input.ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {input.ndim}D")
+    return input.transpose(0, 1) if input.ndim == 2 else input
+
+
+def swapaxes(input, axis0: int, axis1: int):
+    """``torch.swapaxes``/``swapdims``/``transpose`` with negative dims."""
+    return input.transpose(axis0 % input.ndim, axis1 % input.ndim)
+
+
+def movedim(input, source, destination):
+    """``torch.movedim``/``moveaxis``."""
+    src = [s % input.ndim for s in (source if isinstance(source, (list, tuple)) else [source])]
+    dst = [d % input.ndim for d in (destination if isinstance(destination, (list, tuple)) else [destination])]
+    order = [i for i in range(input.ndim) if i not in src]
+    for d, s in sorted(zip(dst, src)):
+        order.insert(d, s)
+    return input.permute(order)
+
+
+def narrow(input, dim: int, start: int, length: int):
+    """``torch.narrow``."""
+    d = _dims(input, dim)[0]
+    start = start % int(input.shape[d])
+    return input[(slice(None),) * d + (slice(start, start + length),)]
+
+
+def flatten(input, start_dim: int = 0, end_dim: int = -1):
+    """``torch.flatten`` with torch's defaults."""
+    if input.ndim == 0:
+        return input.reshape(1)
+    s, e = start_dim % input.ndim, end_dim % input.ndim
+    shape = [int(v) for v in input.shape]
+    return input.reshape(shape[:s] + [-1] + shape[e + 1:])
+
+
+def unflatten(input, dim: int, sizes):
+    """``torch.unflatten``."""
+    d = dim % input.ndim
+    shape = [int(v) for v in input.shape]
+    return input.reshape(shape[:d] + list(sizes) + shape[d + 1:])
+
+
+def _var_requires_grad_(self, requires_grad: bool = True):
+    """``Tensor.requires_grad_(flag)`` on a Var: ``start_grad()``/``stop_grad()`` in place; returns
+    the Var.  Installed as a Var method because the converter cannot tell a tensor from a module
+    by name (``x = x.requires_grad_()`` in HiSD's R1; modules have it from ``shims.nn.Module``)."""
+    return self.start_grad() if requires_grad else self.stop_grad()
+
+
+if not hasattr(jt.Var, "requires_grad_"):
+    jt.Var.requires_grad_ = _var_requires_grad_
+
+
+def _accept_tensor_sizes(method):
+    """Wrap a ``Var`` shape method so one-element Vars work as sizes, as 0-d tensors do in
+    torch (StyleGAN2's ``G = torch.min(torch.as_tensor(4), torch.as_tensor(N))`` then
+    ``x.reshape(G, -1, ...)``); Jittor's binding accepts only Python ints there."""
+
+    def as_size(s):
+        return int(s.item()) if isinstance(s, jt.Var) else s
+
+    def wrapped(self, *shape):
+        if _b.any(isinstance(s, jt.Var) for s in shape):
+            shape = tuple(as_size(s) for s in shape)
+        elif len(shape) == 1 and isinstance(shape[0], (list, tuple)) and \
+                _b.any(isinstance(s, jt.Var) for s in shape[0]):
+            shape = (type(shape[0])(as_size(s) for s in shape[0]),)
+        return method(self, *shape)
+
+    wrapped.__name__ = method.__name__
+    wrapped.__doc__ = method.__doc__
+    wrapped.__wrapped__ = method
+    return wrapped
+
+
+for _name in ("reshape", "view", "repeat"):
+    if not hasattr(getattr(jt.Var, _name), "__wrapped__"):
+        setattr(jt.Var, _name, _accept_tensor_sizes(getattr(jt.Var, _name)))
+
+
+def permute(input, *dims):
+    """``torch.permute``/``Tensor.permute``: dims as varargs or one sequence, negatives allowed
+    (Jittor's raises for negative dims)."""
+    if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
+        dims = tuple(dims[0])
+    return input.permute([int(d) % input.ndim for d in dims])
+
+
+def transpose(input, dim0: int, dim1: int):
+    """``torch.transpose`` with negative dims."""
+    return swapaxes(input, dim0, dim1)
+
+
+def reshape_as(input, other):
+    """``Tensor.reshape_as``."""
+    return input.reshape(tuple(other.shape))
+
+
+def scatter(input, dim: int, index, src=None, value=None, *, reduce=None):
+    """``torch.scatter``/``Tensor.scatter`` with a tensor ``src`` or a number (``value`` or a
+    number in ``src``'s place; Jittor's needs a Var)."""
+    if src is None:
+        src = value
+    if not isinstance(src, jt.Var):
+        src = jt.full(tuple(index.shape), src, input.dtype)
+    if reduce is None:
+        return jt.scatter(input, dim, index, src)
+    return jt.scatter(input, dim, index, src, reduce={"add": "add", "multiply": "multiply"}[reduce])
+
+
+def scatter_add(input, dim: int, index, src):
+    """``torch.scatter_add``."""
+    return jt.scatter(input, dim, index, src, reduce="add")
+
+
+def scatter_(input, dim: int, index, src=None, value=None, *, reduce=None):
+    """``Tensor.scatter_``."""
+    return input.assign(scatter(input, dim, index, src, value, reduce=reduce))
+
+
+def scatter_add_(input, dim: int, index, src):
+    """``Tensor.scatter_add_``."""
+    return input.assign(scatter_add(input, dim, index, src))
+
+
+channels_last = "channels_last"
+contiguous_format = "contiguous_format"
+preserve_format = "preserve_format"
+
+
+def meshgrid(*tensors, indexing: str = "ij"):
+    """``torch.meshgrid`` with ``indexing='ij'`` (torch's default) or ``'xy'``; tensors as
+    varargs or one list."""
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    if indexing not in ("ij", "xy"):
+        raise ValueError(f"meshgrid(indexing={indexing!r}): expected 'ij' or 'xy'")
+    ts = list(tensors)
+    if indexing == "xy" and len(ts) >= 2:
+        ts[0], ts[1] = ts[1], ts[0]
+    shape = [int(t.shape[0]) for t in ts]
+    out = []
+    for i, t in enumerate(ts):
+        view = [1] * len(ts)
+        view[i] = shape[i]
+        out.append(t.reshape(view).broadcast(shape))
+    if indexing == "xy" and len(out) >= 2:
+        out[0], out[1] = out[1], out[0]
+    return tuple(out)
