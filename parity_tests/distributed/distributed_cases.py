@@ -20,3 +20,19 @@ DDP_DATA = (22, 4, 2)
 def case_key(n, replicas, shuffle, seed, drop_last, rank, epoch) -> str:
     """The npz key of one sampler shard."""
     return f"n{n}_r{replicas}_s{int(shuffle)}_seed{seed}_d{int(drop_last)}_rank{rank}_e{epoch}"
+
+
+def shard_table(sampler_class) -> dict:
+    """``{case_key: [indices]}`` for every case, rank and epoch, drawn with ``sampler_class``
+    (torch's ``DistributedSampler`` on one side, ``shims.data.DistributedSampler`` on the other)."""
+    table = {}
+    for n, replicas, shuffle, seed, drop_last in SAMPLER_CASES:
+        for rank in range(replicas):
+            s = sampler_class(list(range(n)), num_replicas=replicas, rank=rank, shuffle=shuffle,
+                              seed=seed, drop_last=drop_last)
+            for epoch in (0, 1, 7):
+                s.set_epoch(epoch)
+                indices = list(s)
+                assert len(indices) == len(s)
+                table[case_key(n, replicas, shuffle, seed, drop_last, rank, epoch)] = indices
+    return table

@@ -18,7 +18,7 @@ from torch.utils.data.distributed import DistributedSampler
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "distributed"))
 from ddp_train import Net  # noqa: E402
-from distributed_cases import DDP_DATA, SAMPLER_CASES, case_key  # noqa: E402
+from distributed_cases import DDP_DATA, shard_table  # noqa: E402
 
 
 def main():
@@ -27,15 +27,7 @@ def main():
     out = Path(ap.parse_args().out)
     out.mkdir(parents=True, exist_ok=True)
 
-    shards = {}
-    for n, replicas, shuffle, seed, drop_last in SAMPLER_CASES:
-        for rank in range(replicas):
-            s = DistributedSampler(list(range(n)), num_replicas=replicas, rank=rank, shuffle=shuffle,
-                                   seed=seed, drop_last=drop_last)
-            for epoch in (0, 1, 7):
-                s.set_epoch(epoch)
-                shards[case_key(n, replicas, shuffle, seed, drop_last, rank, epoch)] = np.array(list(s))
-    np.savez(out / "sampler.npz", **shards)
+    np.savez(out / "sampler.npz", **{k: np.array(v) for k, v in shard_table(DistributedSampler).items()})
 
     rng = np.random.default_rng(0)
     n, d_in, d_out = DDP_DATA
