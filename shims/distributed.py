@@ -22,6 +22,7 @@ the command to run.
 from __future__ import annotations
 
 import contextlib
+import multiprocessing
 import os
 import pickle
 import sys
@@ -41,7 +42,7 @@ __all__ = ["ReduceOp", "LaunchError", "launch_command", "is_available", "is_init
            "get_local_rank", "get_backend", "new_group", "group", "barrier", "all_reduce",
            "reduce", "broadcast", "all_gather", "all_gather_into_tensor", "all_gather_object",
            "broadcast_object_list", "DistributedDataParallel", "DataParallel", "spawn",
-           "average_gradients"]
+           "set_start_method", "average_gradients"]
 
 
 class ReduceOp:
@@ -486,3 +487,9 @@ def spawn(fn: Callable, args: Sequence[Any] = (), nprocs: int = 1, join: bool = 
         raise _launch_error(nprocs, f"spawn(nprocs={nprocs})")
     fn(_rank(), *args)
     return None
+
+
+def set_start_method(method: str, force: bool = False) -> None:
+    """``torch.multiprocessing.set_start_method``: Python's (it decides how ``shims.data``
+    DataLoader workers start; MPI starts the training processes)."""
+    multiprocessing.set_start_method(method, force=force)
