@@ -12,7 +12,7 @@ JTPY      := $(RUN) $(VENV)/bin/python
 JTPORT    := $(RUN) $(VENV)/bin/jtport
 PYTEST_ARGS ?=
 
-.PHONY: all demo test unit parity docs bench doctor clean venvs
+.PHONY: all demo test unit parity docs bench doctor clean venvs mpi
 
 all: test
 
@@ -45,8 +45,19 @@ demo: venvs
 	$(JTPORT) convert examples/demo_project -o build/demo_jittor --report build/demo_report.md
 	cd build/demo_jittor && $(RUN) ../../$(VENV)/bin/python train.py
 
+# OpenMPI for the distributed tests (Jittor's data parallel runs under mpirun): installed from
+# Debian's packages when missing and root; otherwise those tests skip and say why.  Before the
+# venvs, so Jittor's first import builds its MPI ops with the rest.
+mpi:
+	@command -v mpirun >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing OpenMPI (openmpi-bin libopenmpi-dev) for the distributed tests"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openmpi-bin libopenmpi-dev) >/dev/null 2>&1 \
+	      || echo "OpenMPI could not be installed: the distributed tests will skip"; \
+	  else echo "OpenMPI (mpirun) is missing and this is not root: the distributed tests will skip"; fi; }
+
 # --durations: a CI log says where a cold run's time went
-test: venvs
+test: mpi venvs
 	$(JTPY) -m pytest --durations=40 $(PYTEST_ARGS)
 
 unit: $(VENV)/.installed

@@ -49,6 +49,7 @@ class FileContext:
     handled_nodes: Set[cst.CSTNode] = field(default_factory=set)
     marks: List[Mark] = field(default_factory=list)
     notes: List[str] = field(default_factory=list)
+    run_notes: List[str] = field(default_factory=list)
     needed_imports: Dict[str, str] = field(default_factory=dict)  # root -> import statement
 
     # -- queries ------------------------------------------------------------------------
@@ -100,6 +101,11 @@ class FileContext:
         """A report-only note (a dropped harmless argument, a device call removed)."""
         if message not in self.notes:
             self.notes.append(message)
+
+    def run_note(self, message: str) -> None:
+        """What the user must do to run the converted file (shown with the report's summary)."""
+        if message not in self.run_notes:
+            self.run_notes.append(message)
 
 
 _FIELDS: Dict[type, Tuple[str, ...]] = {}

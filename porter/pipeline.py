@@ -136,4 +136,5 @@ def _convert_module(module: cst.Module, names, table: MappingTable, path: str, s
     report.found, report.converted = left.found, left.converted
     report.unsupported, report.warnings = left.unsupported, left.warnings
     report.notes.extend(ctx.notes)
+    report.run_notes.extend(ctx.run_notes)
     return module.code

@@ -49,6 +49,7 @@ class FileReport:
     unsupported: List[Finding] = field(default_factory=list)
     warnings: List[Finding] = field(default_factory=list)
     notes: List[str] = field(default_factory=list)
+    run_notes: List[str] = field(default_factory=list)
     error: Optional[Finding] = None
 
     @property
@@ -87,6 +88,14 @@ class Report:
     def rate(self) -> float:
         """Overall conversion rate."""
         return self.converted / self.found if self.found else 1.0
+
+    def how_to_run(self) -> List[tuple]:
+        """``(note, [file, ...])``: what running the converted code needs, and which files."""
+        files: Dict[str, List[str]] = {}
+        for f in self.files:
+            for n in f.run_notes:
+                files.setdefault(n, []).append(f.path)
+        return list(files.items())
 
     def unsupported_by_api(self) -> List[tuple]:
         """``(api, count, [file:line, ...])`` sorted by frequency, most frequent first."""
@@ -128,6 +137,9 @@ class Report:
             for api, n, places in self.unsupported_by_api():
                 shown = ", ".join(places[:5]) + (" ..." if len(places) > 5 else "")
                 lines.append(f"| `{api}` | {n} | {shown} | {reasons[api]} |")
+        if self.how_to_run():
+            lines += ["", "## Running the converted code", ""]
+            lines += [f"- {n} ({', '.join(fs)})" for n, fs in self.how_to_run()]
         warnings = [w for f in self.files for w in f.warnings]
         if warnings:
             lines += ["", "## Warnings", ""]
@@ -153,6 +165,8 @@ class Report:
                 out.append(f"  {n:>4}  {api}  ({', '.join(places[:3])}{' ...' if len(places) > 3 else ''})")
             if len(by_api) > max_rows:
                 out.append(f"  ... {len(by_api) - max_rows} more APIs (see --report)")
+        for note, files in self.how_to_run():
+            out.append(f"to run: {note} ({', '.join(files[:3])}{' ...' if len(files) > 3 else ''})")
         for e in self.errors:
             out.append(f"error: {e.where()}: {e.code} {e.reason}")
         return "\n".join(out)

@@ -12,11 +12,11 @@ _env.apply()
 
 import jittor as jt  # noqa: E402
 
-from . import ops, nn, optim, data, checkpoint, memory  # noqa: E402,F401
+from . import ops, nn, distributed, optim, data, checkpoint, memory  # noqa: E402,F401
 from . import vision  # noqa: E402,F401  (torchvision semantics: Resize, save_image)
 from .ops import *  # noqa: E402,F401,F403
 from .checkpoint import *  # noqa: E402,F401,F403
 from .memory import *  # noqa: E402,F401,F403
 
-__all__ = ["jt", "ops", "nn", "optim", "data", "checkpoint", "memory", "env", "vision",
+__all__ = ["jt", "ops", "nn", "distributed", "optim", "data", "checkpoint", "memory", "env", "vision",
            *ops.__all__, *checkpoint.__all__, *memory.__all__]

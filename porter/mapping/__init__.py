@@ -16,6 +16,7 @@ qualified name; tensor methods are keyed ``torch.Tensor.<name>``.  A row::
     differentiable = true             # the API harness checks gradients of such rows
     receiver = "arg0"                 # methods only: receiver becomes the first argument
                                       # of a function target (``x.var(1)`` -> ``shims.var(x, 1)``)
+    note = "how to run code using it"  # shown with the report summary when a use converts
 
 ``drop`` arguments are removed (their reason goes into the report's notes).  ``reject``
 arguments make the call unsupported unless their source text is one of ``allow``.
@@ -67,6 +68,7 @@ class ApiEntry:
     kind: str = "function"
     differentiable: bool = False
     receiver: Optional[str] = None
+    note: str = ""
     source: str = ""
 
     @property
@@ -81,7 +83,7 @@ class ApiEntry:
 
 
 _KEYS = {"status", "target", "params", "rename", "drop", "reject", "reason", "kind",
-         "differentiable", "receiver"}
+         "differentiable", "receiver", "note"}
 
 
 def _entry(api: str, row: dict, source: str) -> ApiEntry:
@@ -116,7 +118,7 @@ def _entry(api: str, row: dict, source: str) -> ApiEntry:
                     rename=dict(row.get("rename", {})), drop=dict(row.get("drop", {})),
                     reject=reject, reason=row.get("reason", ""), kind=kind,
                     differentiable=bool(row.get("differentiable", False)),
-                    receiver=receiver, source=source)
+                    receiver=receiver, note=row.get("note", ""), source=source)
 
 
 class MappingTable:

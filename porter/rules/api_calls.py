@@ -130,6 +130,8 @@ class ApiCallRule(Rule):
             return None  # a statement rule should have taken it: reported as a leftover
         else:
             target = entry.target + rest
+            if entry.note:
+                self.ctx.run_note(entry.note)
         self.ctx.handled(original)
         if self._natural(original, target):
             return updated

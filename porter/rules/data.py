@@ -6,8 +6,8 @@
 row is enough, and this rule only acts where the table has none (or a ``rewritten`` one).
 Datasets and samplers are table rows (``shims.data.*``).  Jittor's own ``Dataset.set_attrs`` loader is not
 used: it treats ``len()`` as the number of batches and rejects positional ``batch_size`` and
-``pin_memory``.  ``DistributedSampler`` has no Jittor form (Jittor shards data under MPI
-itself): marked JT106.
+``pin_memory``.  ``DistributedSampler`` is a table row (``shims.data.DistributedSampler``:
+torch's shards over the processes ``mpirun`` started).
 """
 from __future__ import annotations
 
@@ -17,7 +17,6 @@ from .base import Rule
 
 CODE = "JT106"
 _LOADERS = ("torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader")
-_DISTRIBUTED = ("torch.utils.data.distributed.DistributedSampler", "torch.utils.data.DistributedSampler")
 
 
 class DataLoaderRule(Rule):
@@ -28,7 +27,7 @@ class DataLoaderRule(Rule):
 
     @classmethod
     def applies(cls, ctx) -> bool:
-        return any(q in _LOADERS + _DISTRIBUTED for q in ctx.names.uses.values())
+        return any(q in _LOADERS for q in ctx.names.uses.values())
 
     def _convert(self, original: cst.BaseExpression, updated: cst.BaseExpression) -> cst.BaseExpression:
         q = self.ctx.qualname(original)
@@ -38,11 +37,6 @@ class DataLoaderRule(Rule):
                 return updated  # a table row says it (and retargets ``from ... import DataLoader``)
             self.ctx.handled(original)
             return self.ctx.spell("shims.data.DataLoader")
-        if q in _DISTRIBUTED:
-            entry = self.ctx.table.get(q)
-            if entry is None or entry.status != "unsupported":  # else the row's reason is reported
-                self.ctx.unsupported(original, q, "Jittor shards data across MPI processes itself; "
-                                     "drop the sampler and run under mpirun", code=CODE)
         return updated
 
     def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:

@@ -13,35 +13,26 @@
   ``torch.cuda.empty_cache()`` -> ``jt.gc()``.
 * statements that only place things (``model.cuda()``, ``model = model.to(device)``,
   ``torch.backends.cudnn.benchmark = True``, ``torch.cuda.set_device(i)``) are removed.
-* ``nn.DataParallel(m, ...)``/``DistributedDataParallel(m, ...)`` -> ``m``, and ``.module`` on
-  a name assigned from one -> the name (Jittor runs data parallel through MPI, not a wrapper);
-  ``torch.distributed``: ``get_rank()`` -> ``jt.rank``, ``get_world_size()`` -> ``jt.world_size``,
-  ``is_initialized()``/``is_available()`` -> ``jt.in_mpi``; other calls are marked JT104.
+* ``DataParallel``/``DistributedDataParallel`` and ``torch.distributed`` are table rows
+  (``shims.distributed``: torch's calls over the processes ``mpirun`` started).
 * a file with an ``if __name__ == "__main__":`` entry point that used devices gets
   ``jt.flags.use_cuda = jt.has_cuda`` as the entry point's first statement.
 """
 from __future__ import annotations
 
-from typing import Set
 
 import libcst as cst
 
 from ..names import dotted
 from .base import Rule
-from .common import BlockRule, code_of, dotted_text, method_name, positional, receiver
+from .common import BlockRule, code_of, method_name, positional, receiver
 
 CODE = "JT104"
 _DTYPES = {"float", "float16", "float32", "float64", "half", "double", "bfloat16", "int", "long",
            "short", "int8", "int16", "int32", "int64", "uint8", "bool"}
 _DEVICE_HINTS = ("device", "dev", "gpu", "cuda", "cpu", "rank")
-_PARALLEL = ("torch.nn.DataParallel", "torch.nn.parallel.DataParallel",
-             "torch.nn.parallel.DistributedDataParallel", "torch.nn.DistributedDataParallel")
 _CALLS = {
     "torch.cuda.is_available": "jittor.has_cuda",
-    "torch.distributed.get_rank": "jittor.rank",
-    "torch.distributed.get_world_size": "jittor.world_size",
-    "torch.distributed.is_initialized": "jittor.in_mpi",
-    "torch.distributed.is_available": "jittor.in_mpi",
 }
 _REPLACED_CALLS = {"torch.cuda.synchronize": ("jittor.sync_all", "True"),
                    "torch.cuda.empty_cache": ("jittor.gc", "")}
@@ -57,15 +48,14 @@ def _is_main_guard(node: cst.If) -> bool:
 
 
 class DeviceRule(BlockRule, Rule):
-    """Remove tensor placement, map device queries, unwrap data-parallel wrappers."""
+    """Remove tensor placement and map device queries."""
 
     name = "device"
-    identifiers = frozenset({"cuda", "cpu", "to", "module"})
+    identifiers = frozenset({"cuda", "cpu", "to"})
 
     def __init__(self, ctx):
         super().__init__(ctx)
         self.used = False                 # the file placed something / asked about CUDA
-        self.wrapped: Set[str] = set()    # names assigned from DataParallel(...)
 
     # -- calls -----------------------------------------------------------------------------
     def _kind_of_to_arg(self, arg: cst.Arg) -> str:
@@ -139,20 +129,6 @@ class DeviceRule(BlockRule, Rule):
             if first:
                 return first[0].value
             return updated
-        if q in _PARALLEL:
-            first = positional(updated)
-            if not first:
-                return updated
-            self.ctx.handled(original)
-            self.ctx.note(f"{q} removed: Jittor runs data parallel with MPI (mpirun), not a wrapper")
-            return first[0].value
-        if q.startswith("torch.distributed."):
-            entry = self.ctx.table.get(q)
-            if entry is not None and entry.status == "unsupported":
-                return updated  # the table row's reason is reported
-            self.ctx.unsupported(original, q, "no Jittor equivalent (Jittor's data parallel runs under "
-                                 "mpirun: jt.rank, jt.world_size, jt.in_mpi)", code=CODE)
-            return updated
         drop = [a for a in updated.args if a.keyword is not None and a.keyword.value in ("device", "non_blocking")]
         if drop:
             self.used = True
@@ -161,11 +137,6 @@ class DeviceRule(BlockRule, Rule):
             if kept:
                 kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
             return updated.with_changes(args=kept)
-        return updated
-
-    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
-        if original.attr.value == "module" and dotted_text(original.value) in self.wrapped:
-            return updated.value
         return updated
 
     # -- statements ------------------------------------------------------------------------
@@ -183,11 +154,6 @@ class DeviceRule(BlockRule, Rule):
                     self.remove(stmt)
                     self.ctx.handled(stmt)
                     self.ctx.note(f"{q} = ... removed: no Jittor equivalent needed")
-                if isinstance(small.value, cst.Call) and self.ctx.qualname(small.value.func) in _PARALLEL:
-                    for t in small.targets:
-                        text = dotted_text(t.target)
-                        if text is not None:
-                            self.wrapped.add(text)
             elif isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
                 q = self.ctx.qualname(small.value.func)
                 if q in _REMOVED_CALLS:

@@ -2,15 +2,19 @@
 
 Random samplers draw from numpy (``generator`` = a ``numpy.random.Generator``, an int seed, or
 None for numpy's global stream), so orders are reproducible but not torch's stream.
+``DistributedSampler`` seeds its own generator (``seed + epoch``), so its order is torch's
+exactly: :func:`torch_randperm` replays ``torch.randperm`` on a seeded CPU generator.
 """
 from __future__ import annotations
 
-from typing import Iterator, List, Optional, Sequence, Union
+import math
+from typing import Iterator, List, Optional, Sequence
 
 import numpy as np
 
 __all__ = ["Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler",
-           "WeightedRandomSampler", "BatchSampler", "make_rng"]
+           "WeightedRandomSampler", "BatchSampler", "DistributedSampler", "make_rng",
+           "torch_randperm"]
 
 
 def make_rng(generator) -> np.random.Generator:
@@ -153,3 +157,68 @@ class BatchSampler(Sampler):
     def __len__(self):
         n = len(self.sampler)
         return n // self.batch_size if self.drop_last else (n + self.batch_size - 1) // self.batch_size
+
+
+def torch_randperm(n: int, seed: int) -> List[int]:
+    """``torch.randperm(n, generator=torch.Generator().manual_seed(seed))``, exactly.
+
+    torch's CPU generator is a 32-bit Mersenne Twister seeded like numpy's legacy
+    ``RandomState(seed)``; ``randperm`` swaps ``r[i]`` with ``r[i + draw % (n - i)]`` for each
+    ``i`` in turn (for n below 2**32 / 20; larger n are not supported here)."""
+    if n >= (2 ** 32 - 1) // 20:
+        raise ValueError(f"torch_randperm: n={n} is beyond the range torch draws with 32 bits")
+    draws = np.random.RandomState(seed & 0xFFFFFFFF).randint(0, 2 ** 32, size=max(n - 1, 0),
+                                                             dtype=np.uint64)
+    r = list(range(n))
+    for i in range(n - 1):
+        z = i + int(draws[i]) % (n - i)
+        r[i], r[z] = r[z], r[i]
+    return r
+
+
+class DistributedSampler(Sampler):
+    """``torch.utils.data.distributed.DistributedSampler``: this process's share of the dataset,
+    the same indices torch gives each rank in each epoch (``set_epoch``).
+
+    ``num_replicas``/``rank`` default to the MPI world (``mpirun -np N``; one process without
+    it).  Shuffled orders are torch's own (:func:`torch_randperm` of ``seed + epoch``), padded by
+    repeating the head (or cut with ``drop_last``) to a multiple of the world size, then dealt out
+    ``rank, rank + N, ...``."""
+
+    def __init__(self, dataset, num_replicas: Optional[int] = None, rank: Optional[int] = None,
+                 shuffle: bool = True, seed: int = 0, drop_last: bool = False):
+        from jittor import compile_extern
+        if num_replicas is None:
+            num_replicas = int(compile_extern.world_size) if compile_extern.in_mpi else 1
+        if rank is None:
+            rank = int(compile_extern.rank) if compile_extern.in_mpi else 0
+        if rank >= num_replicas or rank < 0:
+            raise ValueError(f"Invalid rank {rank}, rank should be in the interval [0, {num_replicas - 1}]")
+        self.dataset, self.num_replicas, self.rank = dataset, num_replicas, rank
+        self.shuffle, self.seed, self.drop_last, self.epoch = shuffle, seed, drop_last, 0
+        n = len(dataset)
+        if drop_last and n % num_replicas != 0:
+            self.num_samples = math.ceil((n - num_replicas) / num_replicas)
+        else:
+            self.num_samples = math.ceil(n / num_replicas)
+        self.total_size = self.num_samples * num_replicas
+
+    def __iter__(self) -> Iterator[int]:
+        n = len(self.dataset)
+        indices = torch_randperm(n, self.seed + self.epoch) if self.shuffle else list(range(n))
+        if not self.drop_last:
+            padding = self.total_size - len(indices)
+            if padding <= len(indices):
+                indices += indices[:padding]
+            else:
+                indices += (indices * math.ceil(padding / len(indices)))[:padding]
+        else:
+            indices = indices[:self.total_size]
+        return iter(indices[self.rank:self.total_size:self.num_replicas])
+
+    def __len__(self) -> int:
+        return self.num_samples
+
+    def set_epoch(self, epoch: int) -> None:
+        """Use ``epoch`` in the next shuffle, as torch does (call it before each epoch)."""
+        self.epoch = epoch

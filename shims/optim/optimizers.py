@@ -16,6 +16,7 @@ import numpy as np
 
 import jittor as jt
 
+from .. import distributed as _distributed
 from . import grads as _grads
 
 __all__ = ["Optimizer", "Adam", "AdamW", "SGD", "RMSprop"]
@@ -134,6 +135,8 @@ class Optimizer(jt.optim.Optimizer):
         if self._Optimizer__zero_grad:  # Jittor's own flag (the base class's private name)
             self._has_grad.clear()
         unreached = []
+        summed: Dict[int, jt.Var] = {}
+        reached: Dict[int, bool] = {}
         for group in self.param_groups:
             if "grads" not in group:
                 group["grads"] = [jt.zeros_like(p).stop_grad().stop_fuse() for p in group["params"]]
@@ -141,12 +144,17 @@ class Optimizer(jt.optim.Optimizer):
                 got = grads_by_id.get(id(p))
                 if got is None or p.is_stop_grad():
                     continue
-                g, reached = got
-                g = g.stop_grad()
-                if not self._Optimizer__zero_grad:
-                    g = g + group["grads"][i]
-                group["grads"][i].update(g)
-                if reached:
+                g = got[0].stop_grad()
+                summed[id(p)] = g if self._Optimizer__zero_grad else g + group["grads"][i]
+                reached[id(p)] = got[1]
+        # DDP averages the accumulated gradient (torch all-reduces .grad after each backward)
+        _distributed.average_gradients(summed, reached)
+        for group in self.param_groups:
+            for i, p in enumerate(group["params"]):
+                if id(p) not in summed:
+                    continue
+                group["grads"][i].update(summed[id(p)])
+                if reached[id(p)]:
                     self._has_grad.add(id(p))
                 elif id(p) not in self._has_grad:
                     unreached.append(p.name() or f"shape {tuple(p.shape)}")

@@ -1,6 +1,6 @@
 import shims
 from shims.data import Dataset, RandomSampler
-from torch.utils.data.distributed import DistributedSampler
+from shims.data import DistributedSampler
 
 
 class Frames(Dataset):
@@ -19,5 +19,5 @@ def loaders(paths, args, collate):
     train = shims.data.DataLoader(ds, args.batch_size, sampler=RandomSampler(ds), num_workers=args.n_threads,
                        pin_memory=True, drop_last=True, collate_fn=collate)
     test = shims.data.DataLoader(dataset=ds, batch_size=1, shuffle=False)
-    dist = shims.data.DataLoader(ds, sampler=DistributedSampler(ds))  # jtport: JT106 torch.utils.data.distributed.DistributedSampler: Jittor shards data across MPI processes itself; drop the sampler and run under mpirun
+    dist = shims.data.DataLoader(ds, sampler=DistributedSampler(ds))
     return train, test, dist

@@ -1,22 +1,23 @@
 import jittor as jt
+import shims
 from jittor import nn
-import torch.distributed as dist
 
 
 def main(args):
     device = "cuda" if jt.has_cuda else "cpu"
     model = nn.Linear(4, 2)
-    head = model
+    model = shims.distributed.DataParallel(model, device_ids=[0, 1])
+    head = model.module
     x = jt.zeros(8, 4)
     y = model(x).numpy()
     z = x.to(jt.float32)
     w = x.to(jt.float32)
     u = x.to(args.target)  # jtport: JT104 torch.Tensor.to: cannot tell whether this .to() moves (drop it) or casts (keep it): convert by hand
-    if jt.rank == 0:
-        dist.all_reduce(x)  # jtport: JT001 torch.distributed.all_reduce: no MPI mapping in this pinned table
+    if shims.distributed.get_rank() == 0:
+        shims.distributed.all_reduce(x)
     jt.sync_all(True)
     n_gpus = (1 if jt.has_cuda else 0)
-    return y, z, w, u, head, jt.world_size, n_gpus
+    return y, z, w, u, head, shims.distributed.get_world_size(), n_gpus
 
 
 if __name__ == "__main__":
