@@ -1,6 +1,6 @@
 import shims
 from shims.data import Dataset, RandomSampler
-from torch.utils.data.distributed import DistributedSampler
+DistributedSampler = shims.unported("torch.utils.data.distributed.DistributedSampler")
 
 
 class Frames(Dataset):
