@@ -6,12 +6,16 @@
   -> ``from jittor.nn import Conv2d``; ``from torch.nn import MaxPool2d`` -> ``from shims.nn import MaxPool2d``;
 - ``import jittor as jt`` / ``import shims`` are added once, where the first torch import was,
   and only when converted code uses them;
-- a torch import stays (only the names still used) while a leftover uses it;
+- a torch name a leftover still uses is bound to a ``shims`` placeholder instead of its import
+  (``torch = shims.unported("torch")``): converted files never import torch, so the module
+  imports and runs up to the leftover, which raises a ``shims.UnportedError`` naming itself;
+- ``import shims`` comes first, before anything that imports Jittor (it applies the settings
+  Jittor reads at import);
 - an import nothing uses any more is removed, its comments kept.
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
+from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -41,11 +45,21 @@ def _jittor_import_for(binding: ImportBinding, ctx: FileContext) -> Optional[Tup
     return module, name, binding.local
 
 
+_PLACEHOLDER = "{local} = shims.unported(\"{name}\")"
+
+
+def _placeholder(local: str, qualname: str) -> cst.BaseSmallStatement:
+    """``local = shims.unported("torch.x")``: the binding a leftover uses, without torch."""
+    return cst.parse_statement(_PLACEHOLDER.format(local=local, name=qualname)).body[0]
+
+
 class _ImportRewriter(cst.CSTTransformer):
     def __init__(self, ctx: FileContext, result: LeftoverResult):
         super().__init__()
         self.ctx = ctx
         self.result = result
+        if result.kept_bindings or result.needs_torch_import:
+            ctx.spell("shims.unported")  # the placeholders need ``import shims``
         self.used = result.used_names
         # the import statements as they stand in the rules' output (this pass's input)
         self.records: Dict[cst.CSTNode, ImportRecord] = {
@@ -75,38 +89,20 @@ class _ImportRewriter(cst.CSTTransformer):
             else:
                 module, name, local = imp
                 jittor.setdefault(module, []).append((name, local))
-        out: List[cst.BaseSmallStatement] = []
-        if keep:
-            out.append(self._restricted(small, {b.local for b in keep}))
+        out: List[cst.BaseSmallStatement] = [_placeholder(b.local, b.qualname) for b in keep]
         for module, names in jittor.items():
             out.append(cst.parse_statement(_import_text(module, names)).body[0])
         return out
 
-    @staticmethod
-    def _restricted(small: cst.BaseSmallStatement, locals_: Set[str]) -> cst.BaseSmallStatement:
-        """The original import limited to the aliases in ``locals_`` (formatting kept)."""
-        assert isinstance(small, (cst.Import, cst.ImportFrom))
-
-        def local(alias: cst.ImportAlias) -> str:
-            if alias.asname is not None:
-                return alias.asname.name.value  # type: ignore[union-attr]
-            name = cst.Module([]).code_for_node(alias.name)
-            return name if isinstance(small, cst.ImportFrom) else name.split(".")[0]
-
-        names = [a for a in small.names if local(a) in locals_]  # type: ignore[union-attr]
-        if len(names) == len(small.names):  # type: ignore[arg-type]
-            return small
-        names[-1] = names[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-        return small.with_changes(names=names)
-
     def _canonical(self) -> List[cst.SimpleStatementLine]:
         lines = []
         needed = self.ctx.needed_imports
-        texts = [needed[root] for root in ("jittor", "shims") if root in needed]
+        # shims first: it applies the settings Jittor reads when it is imported
+        texts = [needed[root] for root in ("shims", "jittor") if root in needed]
         if self.result.needs_torch_import and not any(
                 id(b) in self.result.kept_bindings and b.local == "torch" and b.qualname == "torch"
                 for rec in self.records.values() if rec.top_level for b in rec.bindings):
-            texts.append("import torch")  # for leftovers respelled torch.x.y
+            texts.append(_PLACEHOLDER.format(local="torch", name="torch"))  # leftovers respelled torch.x.y
         for text in texts:
             if text not in self.existing:
                 lines.append(cst.parse_statement(text))

@@ -12,7 +12,7 @@ with a single visitor that only tracks import bindings.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
+from typing import Dict, FrozenSet, List, Optional, Sequence, Set
 
 import libcst as cst
 
@@ -50,6 +50,14 @@ NON_TENSOR_LIBRARIES = frozenset({
     "random", "itertools", "functools", "collections", "typing", "string", "pickle", "argparse",
     "logging", "copy", "datetime", "PIL", "cv2", "scipy", "pandas", "imageio", "skimage",
     "matplotlib", "tqdm", "yaml", "csv", "io", "struct", "subprocess", "warnings",
+    # converted code: Jittor's and shims' own calls are never re-converted (idempotence)
+    "jittor", "shims",
+})
+
+#: builtins whose result is never a tensor (``a = list(...)``; ``a.index(3)`` stays numpy/list)
+_NON_TENSOR_CALLS = frozenset({
+    "list", "dict", "set", "tuple", "str", "int", "float", "bool", "bytes", "frozenset", "range",
+    "sorted", "len", "zip", "enumerate", "open", "object", "repr", "format", "map", "filter",
 })
 
 _LITERALS = (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.Integer,
@@ -117,6 +125,13 @@ class TorchNames:
     heads: Dict[cst.Name, ImportBinding] = field(default_factory=dict)
     #: Name nodes bound to a non-torch import (``np``, ``os``): never tensor receivers
     foreign_heads: Set[cst.Name] = field(default_factory=set)
+    #: Name nodes that are not tensors themselves: any other import (``from . import ops``),
+    #: names last bound to a literal, a builtin's or a non-torch library's result
+    not_tensor_names: Set[cst.Name] = field(default_factory=set)
+    #: ``self.<attr>`` names a class assigns a module or layer (``self.relu = nn.ReLU()``)
+    module_attrs: Set[str] = field(default_factory=set)
+    #: calls whose result is no tensor (``sorted(b)``, ``list(x)``)
+    not_tensor_calls: Set[cst.Call] = field(default_factory=set)
     #: tensor-method calls whose method has a table row: func Attribute -> ``torch.Tensor.m``
     method_uses: Dict[cst.Attribute, str] = field(default_factory=dict)
     #: func expressions of calls (so rules can tell a callee from a plain reference)
@@ -157,6 +172,13 @@ class TorchNames:
         expressions computed from a non-torch module (``np.zeros(3).reshape(3)``)."""
         if isinstance(expr, _LITERALS):
             return False
+        if isinstance(expr, cst.Name) and (expr.value in ("self", "cls") or expr in self.not_tensor_names):
+            return False
+        if expr in self.not_tensor_calls:
+            return False
+        if (isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name)
+                and expr.value.value == "self" and expr.attr.value in self.module_attrs):
+            return False
         if self.qualname(expr) is not None:
             return False
         root = expr
@@ -176,6 +198,7 @@ class _Scope:
 
 
 _FOREIGN = ImportBinding("", "", True, False)  # marker binding for non-torch imports
+_NOT_TENSOR = ImportBinding("", "", False, False)  # marker: the name itself is no tensor
 
 
 class _Resolver(cst.CSTVisitor):
@@ -274,13 +297,13 @@ class _Resolver(cst.CSTVisitor):
         if node.relative or node.module is None:
             if not isinstance(node.names, cst.ImportStar):
                 for alias in node.names:
-                    self._bind((alias.asname.name if alias.asname else alias.name).value, None)
+                    self._bind((alias.asname.name if alias.asname else alias.name).value, _NOT_TENSOR)
             return False
         module = dotted_name_of(node.module)
         if not is_torch_name(module):
             # a name from the user's own modules may well make tensors or modules
             # (``from model import Net``); one from a known non-tensor library does not
-            binding = _FOREIGN if module.split(".", 1)[0] in NON_TENSOR_LIBRARIES else None
+            binding = _FOREIGN if module.split(".", 1)[0] in NON_TENSOR_LIBRARIES else _NOT_TENSOR
             if not isinstance(node.names, cst.ImportStar):
                 for alias in node.names:
                     local = (alias.asname.name if alias.asname else alias.name).value
@@ -312,6 +335,8 @@ class _Resolver(cst.CSTVisitor):
         binding = self._lookup(parts[0])
         if binding is _FOREIGN:
             self.out.foreign_heads.add(head)
+        elif binding is _NOT_TENSOR:
+            self.out.not_tensor_names.add(head)
         elif binding is not None:
             self.out.heads[head] = binding
             self.out.uses[node] = ".".join([binding.qualname, *parts[1:]])
@@ -333,6 +358,14 @@ class _Resolver(cst.CSTVisitor):
 
     def visit_Call(self, node: cst.Call) -> None:
         self.out.call_funcs.add(node.func)
+        if self._builtin_call(node):
+            self.out.not_tensor_calls.add(node)
+
+    def _builtin_call(self, node: cst.Call) -> bool:
+        """``list(...)``, ``sorted(...)``: a builtin (not rebound here) whose result is no tensor."""
+        f = node.func
+        return (isinstance(f, cst.Name) and f.value in _NON_TENSOR_CALLS and self._lookup(f.value) is None
+                and f.value not in self._bound_names())
 
     def leave_Call(self, node: cst.Call) -> None:
         func = node.func
@@ -349,7 +382,39 @@ class _Resolver(cst.CSTVisitor):
         node.value.visit(self)
         for t in node.targets:
             self._bind_target(t.target)
+            if isinstance(t.target, cst.Name) and self._not_a_tensor(node.value):
+                self._bind(t.target.value, _NOT_TENSOR)
+            elif (isinstance(t.target, cst.Attribute) and isinstance(t.target.value, cst.Name)
+                  and t.target.value.value == "self" and self._makes_module(node.value)):
+                self.out.module_attrs.add(t.target.attr.value)
         return False
+
+    def _not_a_tensor(self, value: cst.BaseExpression) -> bool:
+        """A value that is surely no tensor: a literal, a builtin's result, or anything computed
+        from a non-torch library (``np.zeros(3)``, ``pd.read_csv(f).values``)."""
+        if isinstance(value, (*_LITERALS, cst.Tuple)):
+            return True
+        root = value
+        while isinstance(root, (cst.Call, cst.Attribute, cst.Subscript)):
+            root = root.func if isinstance(root, cst.Call) else root.value
+        if not isinstance(root, cst.Name):
+            return False
+        if root in self.out.foreign_heads:
+            return True
+        return isinstance(value, cst.Call) and value in self.out.not_tensor_calls
+
+    def _bound_names(self) -> Set[str]:
+        return {n for scope in self.scopes for n in scope.names}
+
+    def _makes_module(self, value: cst.BaseExpression) -> bool:
+        """``nn.ReLU()``, ``nn.Sequential(...)``, ``MyBlock(...)``: a module or layer object."""
+        if not isinstance(value, cst.Call):
+            return False
+        qual = self.out.qualname(value.func) or ""
+        if qual.startswith("torch.nn.") and qual.rsplit(".", 1)[-1][:1].isupper():
+            return True
+        parts = dotted(value.func)
+        return parts is not None and parts[-1][:1].isupper() and not qual
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> bool:
         if node.value is not None:

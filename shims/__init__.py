@@ -17,6 +17,7 @@ from . import vision  # noqa: E402,F401  (torchvision semantics: Resize, save_im
 from .ops import *  # noqa: E402,F401,F403
 from .checkpoint import *  # noqa: E402,F401,F403
 from .memory import *  # noqa: E402,F401,F403
+from .unported import UnportedError, unported  # noqa: E402,F401
 
 __all__ = ["jt", "ops", "nn", "distributed", "optim", "data", "checkpoint", "memory", "env", "vision",
-           *ops.__all__, *checkpoint.__all__, *memory.__all__]
+           *ops.__all__, *checkpoint.__all__, *memory.__all__, "unported", "UnportedError"]

@@ -20,6 +20,7 @@
 """
 from __future__ import annotations
 
+import re
 
 import libcst as cst
 
@@ -31,6 +32,7 @@ CODE = "JT104"
 _DTYPES = {"float", "float16", "float32", "float64", "half", "double", "bfloat16", "int", "long",
            "short", "int8", "int16", "int32", "int64", "uint8", "bool"}
 _DEVICE_HINTS = ("device", "dev", "gpu", "cuda", "cpu", "rank")
+_DEVICE_STRING = re.compile(r"^(cuda|cpu|mps|xla|meta|xpu|hip|npu|ipu|hpu|privateuseone)(:\d+)?$")
 _CALLS = {
     "torch.cuda.is_available": "jittor.has_cuda",
 }
@@ -69,7 +71,11 @@ class DeviceRule(BlockRule, Rule):
         q = self.ctx.qualname(v) or ""
         if q.startswith("torch.") and q[6:] in _DTYPES:
             return "dtype"
-        if isinstance(v, (cst.SimpleString, cst.FormattedString)):
+        if isinstance(v, cst.SimpleString):
+            # "cuda", "cpu", "cuda:1": a device; any other string is no device (``meter.to("s")``)
+            text = v.evaluated_value
+            return "device" if isinstance(text, str) and _DEVICE_STRING.match(text) else "?"
+        if isinstance(v, cst.FormattedString):
             return "device"
         if isinstance(v, cst.Call) and self.ctx.qualname(v.func) == "torch.device":
             return "device"

@@ -15,6 +15,10 @@ such results as scalars and says so in the row's report.
 Integers: torch sums/products of bool and integer tensors in int64.  Jittor keeps the input
 dtype (a uint8 sum of 300 ones is 44), so these shims accumulate integer inputs in int64 too.
 """
+import functools as _functools
+
+import jittor as _jt
+
 from . import creation, functional, init, linalg, pointwise, reduce, shape
 from .creation import *  # noqa: F401,F403
 from .functional import *  # noqa: F401,F403
@@ -27,3 +31,27 @@ from .shape import *  # noqa: F401,F403
 
 __all__ = [*reduce.__all__, *linalg.__all__, *pointwise.__all__, *shape.__all__,
            *creation.__all__, *functional.__all__, *init.__all__]
+
+
+def _receiver_fallback(fn):
+    """``fn`` for a Jittor Var first argument; for anything else that has a method of ``fn``'s
+    name (a numpy array, a pandas frame, a list, a user's class), that method, called with the
+    arguments as written.  The converter rewrites ``a.sum(axis=1)`` into ``shims.sum(a,
+    axis=1)`` where it cannot prove ``a`` is no tensor; this keeps such a call what it was."""
+
+    @_functools.wraps(fn)
+    def call(*args, **kwargs):
+        if args and not isinstance(args[0], _jt.Var):
+            own = getattr(args[0], fn.__name__, None)
+            if callable(own) and not isinstance(args[0], type):
+                return own(*args[1:], **kwargs)
+        return fn(*args, **kwargs)
+
+    return call
+
+
+for _name in __all__:
+    _fn = globals()[_name]
+    if callable(_fn) and not isinstance(_fn, type) and getattr(_fn, "__name__", None) == _name:
+        globals()[_name] = _receiver_fallback(_fn)
+del _name, _fn

@@ -10,7 +10,7 @@ import numpy as np
 from ._common import _FLOAT_DTYPES, _is_int, _scaled
 from .shape import where
 
-__all__ = ['addcmul', 'addcdiv', 'lerp', 'exp2', 'clamp', 'logaddexp', 'xlogy', 'hypot', 'sign', 'frac', 'trunc', 'fmod', 'remainder', 'neg', 'log10', 'log1p', 'expm1', 'relu', 'reciprocal', 'square', 'sgn', 'logit', 'erfc', 'add', 'sub', 'true_divide', 'div', 'floor_divide', 'atan2', 'fmax', 'fmin', 'copysign', 'eq', 'lt', 'le', 'gt', 'ge', 'copy_', 'where_self', 'clamp_min', 'clamp_max', 'nan_to_num', 'random_', 'bernoulli', 'bernoulli_']
+__all__ = ['clip', 'fix', 'addcmul', 'addcdiv', 'lerp', 'exp2', 'clamp', 'logaddexp', 'xlogy', 'hypot', 'sign', 'frac', 'trunc', 'fmod', 'remainder', 'neg', 'log10', 'log1p', 'expm1', 'relu', 'reciprocal', 'square', 'sgn', 'logit', 'erfc', 'add', 'sub', 'true_divide', 'div', 'floor_divide', 'atan2', 'fmax', 'fmin', 'copysign', 'eq', 'lt', 'le', 'gt', 'ge', 'copy_', 'where_self', 'clamp_min', 'clamp_max', 'nan_to_num', 'random_', 'bernoulli', 'bernoulli_']
 
 
 def addcmul(input, tensor1, tensor2, *, value=1):
@@ -311,3 +311,14 @@ def bernoulli_(input, p=0.5):
     """``Tensor.bernoulli_(p)``."""
     probs = p if isinstance(p, jt.Var) else jt.full_like(input, float(p))
     return input.assign((jt.rand(tuple(input.shape)) < probs).cast(input.dtype))
+
+
+def clip(input, min=None, max=None):
+    """``Tensor.clip``: torch's alias of :func:`clamp` (its own name, so a receiver that is no
+    tensor gets its own ``clip``: numpy's)."""
+    return clamp(input, min, max)
+
+
+def fix(input):
+    """``Tensor.fix``: torch's alias of :func:`trunc`."""
+    return trunc(input)

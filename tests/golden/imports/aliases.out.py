@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import os  # not torch
-import jittor as jt
 import shims
+import jittor as jt
 from jittor import nn
 from jittor import nn as F
 from shims.data import DataLoader

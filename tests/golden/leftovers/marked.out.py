@@ -1,5 +1,6 @@
+import shims
 import jittor as jt
-import torch
+torch = shims.unported("torch")
 
 
 @torch.weird_decorator  # jtport: JT001 torch.weird_decorator: no Jittor mapping for this torch API

@@ -1,5 +1,5 @@
-import jittor as jt
 import shims
+import jittor as jt
 from jittor import nn
 
 decoder = shims.nn.Sequential(nn.Linear(4, 4), nn.ReLU())

@@ -1,5 +1,5 @@
-import jittor as jt
 import shims
+import jittor as jt
 from jittor import nn
 
 

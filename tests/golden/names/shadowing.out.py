@@ -1,6 +1,6 @@
 import numpy as np
-import jittor as jt
 import shims
+import jittor as jt
 from jittor import nn as F
 
 

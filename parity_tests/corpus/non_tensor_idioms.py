@@ -1,0 +1,77 @@
+"""torch code whose receivers are often NOT tensors: numpy arrays, lists, strings and a user's
+class, called with methods that have torch's names (sum, mean, var, view, clip, transpose, ...).
+
+``parity_tests/test_non_tensor_receivers.py`` runs :func:`results` under torch and, converted
+unmodified, under Jittor: every value must come out the same.  Receivers the converter can type
+statically (bound from numpy, literals, builtins) must be left alone; parameters it cannot type
+are rewritten to ``shims`` calls that, given a non-tensor at run time, call its own method.
+"""
+import numpy as np
+import torch
+
+
+class Meter:
+    """A user's class with torch-named methods."""
+
+    def __init__(self):
+        self.vals = []
+
+    def add(self, v):
+        self.vals.append(v)
+        return self
+
+    def mean(self):
+        return sum(self.vals) / len(self.vals)
+
+    def size(self):
+        return len(self.vals)
+
+    def type(self):
+        return "meter"
+
+    def to(self, unit):
+        return f"{self.mean()} {unit}"
+
+    def item(self):
+        return self.vals[0]
+
+    def sum(self, start=0):
+        return start + sum(self.vals)
+
+
+def typed_locals():
+    """Receivers bound in the same scope from numpy, literals and builtins."""
+    a = np.arange(12.0).reshape(3, 4)
+    b = [3, 1, 2, 3]
+    return {
+        "sum": a.sum(axis=1), "mean": a.mean(axis=0), "max": a.max(axis=1), "min": a.min(),
+        "std": a.std(axis=1), "var": a.var(axis=0, ddof=1), "view": a.view(np.int64)[0, :2],
+        "reshape": a.reshape(4, 3), "clip": a.clip(2, 7), "repeat": a.repeat(2, axis=0),
+        "transpose": a.transpose(1, 0), "T": a.T, "all": (a > 1).all(axis=1), "any": (a > 10).any(),
+        "copy": a.copy(), "flatten": a.flatten(), "prod": a.prod(axis=1), "argmax": a.argmax(axis=1),
+        "squeeze": a[:1].squeeze(0), "item": a[1, 1].item(), "index": b.index(1), "count": b.count(3),
+        "split": "a,b".split(","),
+    }
+
+
+def untyped(a, b, m):
+    """Receivers the converter cannot type (parameters): numpy, a list, a user's class."""
+    return {
+        "p_sum": a.sum(axis=1), "p_mean": a.mean(axis=0), "p_max": a.max(axis=1), "p_min": a.min(),
+        "p_std": a.std(axis=1), "p_var": a.var(axis=0, ddof=1), "p_clip": a.clip(2, 7),
+        "p_transpose": a.transpose(1, 0), "p_repeat": a.repeat(2, axis=0), "p_all": (a > 1).all(),
+        "p_any": (a > 10).any(axis=0), "p_prod": a.prod(), "p_argmax": a.argmax(), "p_copy": a.copy(),
+        "p_reshape": a.reshape(2, 6), "p_flatten": a.flatten(), "p_squeeze": a[:1].squeeze(0),
+        "p_cumsum": a.cumsum(axis=1), "p_round": (a / 3).round(2), "p_index": b.index(2),
+        "m_mean": m.mean(), "m_size": m.size(), "m_type": m.type(), "m_to": m.to("s"),
+        "m_item": m.item(), "m_sum": m.sum(10),
+    }
+
+
+def results():
+    """Every value, as plain numpy arrays / Python values."""
+    out = typed_locals()
+    out.update(untyped(np.arange(12.0).reshape(3, 4), [5, 2, 9], Meter().add(1.0).add(3.0)))
+    x = torch.ones(2, 3)  # a real tensor among them: converted
+    out["tensor_sum"] = x.sum(1).numpy()
+    return out

@@ -1,0 +1,117 @@
+"""Placeholders for the torch names a conversion left unported (``# jtport: JTnnn`` markers).
+
+A converted file never imports torch: where a leftover still uses a torch name, the converter
+binds that name to :func:`unported` instead (``torch = shims.unported("torch")``).  The module
+then imports and every converted line runs; only a line that really uses the unported API
+fails, when it runs, with :class:`UnportedError` naming the file, the line, the torch API, the
+marker's code and reason, and what to do.  Attribute access on a placeholder gives a deeper
+placeholder (``torch.jit.script`` is one), so nothing fails before the use itself.  A class may
+derive from a placeholder (it imports; making an instance raises).
+"""
+from __future__ import annotations
+
+import linecache
+import re
+import sys
+from typing import Optional, Tuple
+
+__all__ = ["unported", "Unported", "UnportedError"]
+
+_MARKER = re.compile(r"#\s*jtport:\s*(JT\d{3})\s+(.*)$")
+
+
+class UnportedError(NotImplementedError):
+    """A line using a torch API that jtport left unconverted was executed."""
+
+
+def _caller(depth: int) -> Tuple[str, int, Optional[str]]:
+    """(file, line, the line's jtport marker) of the code that used the placeholder."""
+    frame = sys._getframe(depth)
+    while frame is not None and frame.f_code.co_filename == __file__:
+        frame = frame.f_back
+    if frame is None:
+        return "<unknown>", 0, None
+    path, line = frame.f_code.co_filename, frame.f_lineno
+    found = None
+    for n in range(line, line + 40):  # the marker sits on the statement's last line
+        text = linecache.getline(path, n)
+        m = _MARKER.search(text)
+        if m:
+            found = f"{m.group(1)} {m.group(2).strip()}"
+            break
+        if not text or (n > line and not text.rstrip().endswith((",", "(", "[", "{", "\\"))
+                        and not linecache.getline(path, n + 1).startswith((" ", "\t", ")", "]", "}"))):
+            break
+    return path, line, found
+
+
+class Unported:
+    """A torch name (module, function, class, constant) that has no Jittor port here."""
+
+    __slots__ = ("_jtport_name",)
+
+    def __init__(self, name: str):
+        object.__setattr__(self, "_jtport_name", name)
+
+    def _fail(self, what: str):
+        path, line, marker = _caller(3)
+        name = self._jtport_name
+        why = f" ({marker})" if marker else ""
+        raise UnportedError(
+            f"{path}:{line}: {what} {name}, which jtport could not convert{why}. Port this line "
+            "by hand with Jittor's API or a shims function; jtport's docs/API_COVERAGE.md lists "
+            "what each torch API becomes.")
+
+    def __getattr__(self, attr: str) -> "Unported":
+        if attr.startswith("__") and attr.endswith("__"):
+            raise AttributeError(attr)
+        return Unported(f"{self._jtport_name}.{attr}")
+
+    def __setattr__(self, attr, value):
+        self._fail(f"setting .{attr} on")
+
+    def __call__(self, *args, **kwargs):
+        self._fail("calling")
+
+    def __getitem__(self, key):
+        self._fail("indexing")
+
+    def __iter__(self):
+        self._fail("iterating over")
+
+    def __bool__(self):
+        self._fail("testing the truth of")
+
+    def __enter__(self):
+        self._fail("entering")
+
+    def __exit__(self, *exc):
+        return False
+
+    def __mro_entries__(self, bases):
+        return (_unported_base(self._jtport_name, _caller(2)),)
+
+    def __repr__(self) -> str:
+        return f"<unported torch name {self._jtport_name}>"
+
+
+def _unported_base(name: str, where: Tuple[str, int, Optional[str]]) -> type:
+    """A base class standing for the unported class ``name`` of the class statement at
+    ``where``: subclasses import; making an instance raises :class:`UnportedError` naming that
+    statement and its marker."""
+    path, line, marker = where
+
+    def __init__(self, *args, **kwargs):
+        why = f" ({marker})" if marker else ""
+        raise UnportedError(
+            f"{path}:{line}: {type(self).__name__} derives from {name}, which jtport could not "
+            f"convert{why}; making an instance needs that base class ported by hand (or a "
+            "Jittor/shims class in its place).")
+
+    return type(name.rsplit(".", 1)[-1], (), {"__init__": __init__, "__module__": "shims.unported"})
+
+
+def unported(name: str) -> Unported:
+    """The placeholder a converted file binds to a torch name it still uses (``"torch"``,
+    ``"torch.nn"``, ``"torch.utils.cpp_extension.load"``)."""
+    return Unported(name)
