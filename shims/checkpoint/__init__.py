@@ -65,6 +65,6 @@ def _read(fh, where: str, to: str, weights_only: bool):
         return read_checkpoint(fh, where, to == "jittor", trust=not weights_only)
     except CheckpointError as e:
         raise type(e)(f"{where}: {e}") from None
-    except Exception as e:  # noqa: BLE001  every failure is reported as this file's
-        raise CheckpointError(f"{where}: not a readable torch checkpoint "
-                              f"({type(e).__name__}: {e})") from e
+    except Exception as e:  # every failure is reported as this file's
+        raise CheckpointError(f"{where}: not a readable torch checkpoint, corrupted or "
+                              f"truncated ({type(e).__name__}: {e})") from e

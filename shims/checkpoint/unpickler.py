@@ -28,7 +28,7 @@ _MODULE_HINT = (". If it is a whole model saved with torch.save(model), save mod
                 "instead and load that; or, if you trust the file, shims.load(path, "
                 "weights_only=False) rebuilds the model from its converted class")
 
-_P = pickle._Unpickler  # noqa: SLF001  (the Python implementation lets opcodes be overridden)
+_P = pickle._Unpickler
 
 
 def _op(code: bytes) -> int:

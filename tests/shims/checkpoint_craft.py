@@ -81,3 +81,17 @@ def zeros_deflate_bomb(name: str, inflated: int, extra=()) -> bytes:
     out.write(struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, len(central), len(central),
                           out.tell() - start, start, 0))
     return out.getvalue()
+
+
+def run_python_child(args, timeout: float = 120):
+    """Run ``python args...`` in a child with this environment; returns the CompletedProcess.
+
+    The child runs under ``sh`` so that its death by a signal (a failed allocation under a memory
+    limit can end in SIGSEGV) reaches us as an exit status: Jittor's SIGCHLD handler would
+    quick-exit this process if a direct child died of a signal.
+    """
+    import os
+    import subprocess
+    import sys
+    return subprocess.run(["sh", "-c", '"$@"; exit $?', "sh", sys.executable, *args],
+                          capture_output=True, text=True, timeout=timeout, env=dict(os.environ))
