@@ -35,13 +35,19 @@ def test_file_onto_a_hard_link_of_itself_is_refused(tmp_path, capsys):
     assert code == 2 and "is the source file itself" in err and f.read_text() == TORCH
 
 
-def test_existing_output_needs_overwrite(tmp_path, capsys):
+def _source_and_taken_output(tmp_path):
+    """src/m.py (torch) and an output folder already holding the user's own out/m.py."""
     src = tmp_path / "src"
     src.mkdir()
     (src / "m.py").write_text(TORCH)
     out = tmp_path / "out"
     out.mkdir()
     (out / "m.py").write_text("mine\n")
+    return src, out
+
+
+def test_existing_output_needs_overwrite(tmp_path, capsys):
+    src, out = _source_and_taken_output(tmp_path)
     code, err = _convert(["convert", str(src), "-o", str(out), "-q"], capsys)
     assert code == 2 and "not empty" in err and "--overwrite" in err
     assert (out / "m.py").read_text() == "mine\n"
@@ -61,12 +67,7 @@ def test_existing_output_file_needs_overwrite(tmp_path, capsys):
 def test_read_only_output_is_never_replaced(tmp_path, capsys, monkeypatch):
     """os.access answers as for a non-root user (root may write read-only files)."""
     import porter.engine as engine
-    src = tmp_path / "src"
-    src.mkdir()
-    (src / "m.py").write_text(TORCH)
-    out = tmp_path / "out"
-    out.mkdir()
-    (out / "m.py").write_text("mine\n")
+    src, out = _source_and_taken_output(tmp_path)
     (out / "m.py").chmod(0o444)
     monkeypatch.setattr(engine.os, "access", lambda p, mode: bool(os.stat(p).st_mode & 0o200))
     code, err = _convert(["convert", str(src), "-o", str(out), "-q", "--overwrite"], capsys)
