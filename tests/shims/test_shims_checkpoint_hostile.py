@@ -2,8 +2,12 @@
 :class:`CheckpointError` naming the file, without poisoning later loads."""
 import collections
 import io
+import os
 import pickle
+import signal
 import struct
+import subprocess
+import sys
 import time
 
 import numpy as np
@@ -227,3 +231,33 @@ def test_small_expanded_view_is_materialised(tmp_path):
 
 def test_unknown_zip_layout(tmp_path):
     assert "data.pkl" in _load_error(tmp_path, zip_bytes([("x/y/z", b"")]))
+
+
+_SAVER = """
+import os, sys
+import numpy as np
+import shims
+big = {"w": np.full(16 << 20, 2.0, np.float32)}  # 64 MiB
+print(os.getpid(), flush=True)
+while True:
+    shims.save(big, sys.argv[1])
+"""
+
+
+def test_kill_9_during_save_leaves_a_whole_checkpoint(tmp_path):
+    """A saver SIGKILLed while writing over a good checkpoint: the file is still a whole one
+    (the old or the new), never a torn prefix."""
+    target = tmp_path / "ck.pth"
+    shims.save({"w": np.ones(4, np.float32)}, target)
+    # under sh: the saver's death by SIGKILL must not reach Jittor's SIGCHLD handler here
+    proc = subprocess.Popen(["sh", "-c", '"$@"; exit $?', "sh", sys.executable, "-c", _SAVER,
+                             str(target)], stdout=subprocess.PIPE, text=True)
+    pid = int(proc.stdout.readline())
+    deadline = time.time() + 60
+    while time.time() < deadline and not list(tmp_path.glob(".ck.pth.*.tmp")):
+        time.sleep(0.005)
+    assert list(tmp_path.glob(".ck.pth.*.tmp")), "the saver never started writing"
+    os.kill(pid, signal.SIGKILL)
+    assert proc.wait(timeout=30) == 128 + signal.SIGKILL
+    w = shims.load(target, to="numpy")["w"]
+    assert (w.shape, float(w[0])) in [((4,), 1.0), ((16 << 20,), 2.0)]
