@@ -201,9 +201,9 @@ def _ordered_dict(items=()):
     return collections.OrderedDict()
 
 
-def _rebuild_from_type_v2(torch_class: TorchClass, rebuild: Function):
+def _rebuild_from_type_v2(rebuild: Function):
     def call(func, new_type, args, state):
-        if func is not rebuild or new_type is not torch_class and not isinstance(new_type, TorchClass):
+        if func is not rebuild or not isinstance(new_type, TorchClass):
             raise CheckpointError("_rebuild_from_type_v2 with an unexpected rebuild function")
         if not isinstance(args, tuple):
             raise CheckpointError("_rebuild_from_type_v2 expects an argument tuple")
@@ -216,7 +216,6 @@ def make_globals() -> Dict[Tuple[str, str], Any]:
     from .numpy_globals import numpy_globals
 
     rebuild = Function("torch._utils._rebuild_tensor_v2", rebuild_tensor_v2)
-    tensor = TorchClass("torch.Tensor")
     out: Dict[Tuple[str, str], Any] = {
         ("collections", "OrderedDict"): Function("collections.OrderedDict", _ordered_dict),
         ("torch._utils", "_rebuild_tensor_v2"): rebuild,
@@ -224,8 +223,8 @@ def make_globals() -> Dict[Tuple[str, str], Any]:
         ("torch._utils", "_rebuild_parameter_with_state"):
             Function("torch._utils._rebuild_parameter_with_state", _rebuild_parameter),
         ("torch._tensor", "_rebuild_from_type_v2"):
-            Function("torch._tensor._rebuild_from_type_v2", _rebuild_from_type_v2(tensor, rebuild)),
-        ("torch", "Tensor"): tensor,
+            Function("torch._tensor._rebuild_from_type_v2", _rebuild_from_type_v2(rebuild)),
+        ("torch", "Tensor"): TorchClass("torch.Tensor"),
         ("torch.nn.parameter", "Parameter"): TorchClass("torch.nn.Parameter"),
         ("torch", "Size"): Function("torch.Size", _torch_size),
         ("_codecs", "encode"): Function("_codecs.encode", _codecs_encode),
