@@ -75,11 +75,11 @@ def extras(out):
     from ckpt_tiny_net import TinyNet
     torch.manual_seed(0)
     model = TinyNet()
-    model.bn.running_mean.normal_()
-    model.bn.running_var.uniform_(0.5, 2)
+    model.body[1].running_mean.normal_()
+    model.body[1].running_var.uniform_(0.5, 2)
     model.scale.fill_(1.5)
     model.eval()
-    x = torch.randn(2, 3, 5, 5)
+    x = torch.randn(5, 3)
     with torch.no_grad():
         y = model(x)
     torch.save(model, os.path.join(out, "model.pth"))
