@@ -42,7 +42,7 @@ doctor: $(VENV)/.installed
 
 demo: venvs
 	$(JTPORT) doctor
-	$(JTPORT) convert examples/demo_project -o build/demo_jittor --report build/demo_report.md
+	$(JTPORT) convert examples/demo_project -o build/demo_jittor --overwrite --report build/demo_report.md
 	cd build/demo_jittor && $(RUN) ../../$(VENV)/bin/python train.py
 
 # OpenMPI for the distributed tests (Jittor's data parallel runs under mpirun): installed from

@@ -38,7 +38,8 @@ def _flat(obj, prefix=""):
     return out
 
 
-TORCH_SIDE = TorchSide(SCRIPT, "shims_checkpoint")
+TINY_NET = ROOT / "parity_tests" / "torch_side" / "ckpt_tiny_net.py"
+TORCH_SIDE = TorchSide(SCRIPT, "shims_checkpoint", deps=[TINY_NET])
 
 
 @pytest.fixture(scope="module")
@@ -97,5 +98,47 @@ def test_save_is_read_back_identically_by_torch(ref, tmp_path):
         if k.startswith("bf16"):
             continue  # saved as float32 (documented widening): checked below
         assert back[k].tobytes() == want[k].tobytes(), k
+        assert back[k].shape == want[k].shape, k  # 0-d tensors stay 0-d
     assert str(back["bf16#dtype"]) == "torch.float32"
     assert back["bf16"].tobytes() == want["bf16"].tobytes()
+
+
+def test_numpy_and_complex_inside_a_torch_pickle(ref):
+    """torch.save of numpy arrays/scalars pickles numpy's reconstruct path: allowed, as data."""
+    ck = shims.load(ref / "numpy.pth")
+    np.testing.assert_array_equal(ck["arr"], np.arange(6, dtype=np.float64).reshape(2, 3))
+    assert ck["arr"].dtype == np.float64 and isinstance(ck["arr"], np.ndarray)
+    assert ck["i32"].dtype == np.int32 and list(ck["i32"]) == [7, -8]
+    assert ck["np_scalar"] == np.float32(2.5) and ck["np_scalar"].dtype == np.float32
+    assert ck["complex"] == 1.5 - 2j
+    assert shims.load(ref / "numpy.pth", to="numpy")["zero_d"].shape == ()
+
+
+def test_file_objects(ref):
+    with open(ref / "zip.pth", "rb") as f:
+        ck = shims.load(f, to="numpy")
+    want = np.load(ref / "expected.npz")
+    assert ck["f32"].tobytes() == want["f32"].tobytes()
+    import io
+    buf = io.BytesIO((ref / "legacy.pth").read_bytes())
+    assert shims.load(buf, to="numpy")["i64"].tobytes() == want["i64"].tobytes()
+
+
+def test_whole_model_refused_by_default_with_a_way_out(ref):
+    with pytest.raises(shims.ForbiddenGlobalError, match=r"ckpt_tiny_net\.TinyNet.*state_dict\(\)"):
+        shims.load(ref / "model.pth")
+
+
+def test_whole_model_rebuilt_from_the_converted_class(ref, tmp_path, monkeypatch):
+    """weights_only=False: the converted TinyNet is imported by the pickle's class path,
+    constructed, given torch's weights and buffers, and computes torch's output."""
+    from porter.engine import convert_path
+    convert_path(TINY_NET, tmp_path / "ckpt_tiny_net.py")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "ckpt_tiny_net", raising=False)
+    model = shims.load(ref / "model.pth", weights_only=False)
+    assert type(model).__module__ == "ckpt_tiny_net" and not model.is_training()
+    io_ = np.load(ref / "model_io.npz")
+    got = model(jt.array(io_["x"])).numpy()
+    # float32 linear + batch norm + linear over 3- and 4-term sums: a few ulp
+    np.testing.assert_allclose(got, io_["y"], rtol=1e-5, atol=1e-6)

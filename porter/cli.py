@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import os
 import sys
 from pathlib import Path
 from typing import List, Optional
@@ -13,7 +12,8 @@ exit codes:
   0  converted (or, with --check, nothing would change and nothing is unsupported)
   1  --check: a file would change or has unsupported torch uses;
      --strict: some torch use could not be converted
-  2  usage or I/O error (missing source, output inside the source, ...)
+  2  usage or I/O error (missing source, output inside or onto the source, existing output
+     without --overwrite, ...)
 
 examples:
   jtport convert my_project/                 # writes my_project_jittor/
@@ -33,6 +33,9 @@ def _convert_parser(sub) -> None:
     where = p.add_mutually_exclusive_group()
     where.add_argument("-o", "--output", help="output file/directory (default: <src>_jittor beside src)")
     where.add_argument("--in-place", action="store_true", help="rewrite the sources (atomically)")
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace files in an existing output (refused without it; read-only "
+                        "files are never replaced)")
     p.add_argument("--diff", action="store_true", help="print a unified diff; write nothing")
     p.add_argument("--check", action="store_true",
                    help="write nothing; exit 1 if a file would change or has unsupported uses")
@@ -84,7 +87,8 @@ def run_convert(args: argparse.Namespace) -> int:
     progress = _Progress(not args.quiet and sys.stderr.isatty())
     try:
         report = convert_path(args.src, args.output, in_place=args.in_place, exclude=args.exclude,
-                              jobs=args.jobs, write=not dry, progress=progress, on_result=on_result)
+                              jobs=args.jobs, write=not dry, overwrite=args.overwrite,
+                              progress=progress, on_result=on_result)
     except ConvertError as e:
         print(f"jtport: error: {e}", file=sys.stderr)
         return 2
@@ -97,7 +101,8 @@ def run_convert(args: argparse.Namespace) -> int:
         try:
             text = report.to_json() if args.report.endswith(".json") else report.to_markdown()
             Path(args.report).parent.mkdir(parents=True, exist_ok=True)
-            Path(args.report).write_text(text, encoding="utf-8")
+            # a file name that is not UTF-8 arrives as surrogate escapes: written as \\udcXX
+            Path(args.report).write_text(text, encoding="utf-8", errors="backslashreplace")
         except OSError as e:
             print(f"jtport: error: cannot write report {args.report}: {e.strerror or e}", file=sys.stderr)
             return 2
@@ -121,6 +126,9 @@ def run_convert(args: argparse.Namespace) -> int:
 def main(argv: Optional[List[str]] = None) -> int:
     """Entry point of the ``jtport`` console script."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    for stream in (sys.stdout, sys.stderr):  # non-UTF-8 file names must not crash a print
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     parser = argparse.ArgumentParser(prog="jtport", description="Port PyTorch code to Jittor, and prove the port right.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     _convert_parser(sub)

@@ -4,13 +4,12 @@ from __future__ import annotations
 import fnmatch
 import os
 import shutil
-import sys
 import tempfile
 import tokenize
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, List, Optional, Sequence, Tuple
+from typing import Callable, List, Optional, Sequence, Tuple
 
 from .pipeline import ConvertResult, convert_source
 from .report import FileReport, Finding, Report
@@ -68,10 +67,19 @@ def _convert_job(job: _Job) -> Tuple[str, FileReport, Optional[bytes]]:
     return job.rel, report, data
 
 
+TMP_SUFFIX = ".jtport-tmp"
+
+
 def atomic_write(path: Path, data: bytes, mode_from: Optional[Path] = None) -> None:
-    """Write ``data`` to ``path`` through a temporary file and a rename: never a half file."""
+    """Write ``data`` to ``path`` through a temporary file and a rename: never a half file.
+
+    A symlink is written through (the link stays a link).  A file with other hard links is
+    rewritten in its own inode once the new bytes are safely on disk beside it, so the links
+    keep sharing it.
+    """
+    path = Path(os.path.realpath(path)) if path.is_symlink() else path
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".jtport-tmp", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TMP_SUFFIX, dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
@@ -79,11 +87,36 @@ def atomic_write(path: Path, data: bytes, mode_from: Optional[Path] = None) -> N
             os.fsync(f.fileno())
         if mode_from is not None and mode_from.exists():
             shutil.copymode(mode_from, tmp)
-        os.replace(tmp, path)
+        if path.exists() and path.stat().st_nlink > 1:
+            with open(path, "r+b") as f:
+                f.write(data)
+                f.truncate()
+                f.flush()
+                os.fsync(f.fileno())
+            os.unlink(tmp)
+        else:
+            os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def remove_stale_temporaries(root: Path, only: Optional[str] = None) -> List[str]:
+    """Delete the ``.<name>.*.jtport-tmp`` files an interrupted (``kill -9``) earlier run left
+    under ``root`` (for the file ``only``, when given); returns notes naming them."""
+    notes = []
+    prefix = f".{only}." if only else "."
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        if only:
+            dirnames.clear()
+        for name in filenames:
+            if name.startswith(prefix) and name.endswith(TMP_SUFFIX):
+                p = Path(dirpath) / name
+                p.unlink()
+                notes.append(f"{p.relative_to(root).as_posix()}: removed a temporary file left "
+                             "by an interrupted jtport run")
+    return notes
 
 
 def _excluded(rel: str, patterns: Sequence[str]) -> bool:
@@ -132,15 +165,18 @@ def default_output(src: Path) -> Path:
 
 
 def convert_path(src, out=None, *, in_place: bool = False, exclude: Sequence[str] = (),
-                 jobs: Optional[int] = None, write: bool = True,
+                 jobs: Optional[int] = None, write: bool = True, overwrite: bool = False,
                  progress: Optional[Callable[[int, int], None]] = None,
                  on_result: Optional[Callable[[Path, FileReport, Optional[bytes]], None]] = None) -> Report:
     """Convert a file or directory ``src``.
 
     ``out`` defaults to a sibling ``<name>_jittor``; ``in_place`` rewrites sources atomically
-    instead. ``write=False`` converts without writing (for ``--diff``/``--check``);
+    instead. An existing output file, or a non-empty output directory, is replaced only with
+    ``overwrite=True`` (and a read-only file never).
+    ``write=False`` converts without writing (for ``--diff``/``--check``);
     ``on_result(src_file, report, new_bytes)`` sees every file. Raises :class:`ConvertError`
-    for usage/I-O problems (missing source, output inside the source, ...).
+    for usage/I-O problems (missing source, output inside the source or onto it, existing
+    output without ``overwrite``, ...), before anything is written.
     """
     src = Path(src)
     if not src.exists():
@@ -159,7 +195,17 @@ def convert_path(src, out=None, *, in_place: bool = False, exclude: Sequence[str
     else:
         if not src.name.endswith(".py"):
             raise ConvertError(f"{src}: not a Python file")
+        if out_path is not None and _same_file(src, out_path):
+            raise ConvertError(f"{out_path}: is the source file itself; use --in-place to rewrite it")
+        if out_path is not None and out_path.is_dir():
+            raise ConvertError(f"{out_path}: is a directory; give an output file name")
         py, other, skipped = [_Job(src, src.name)], [], []
+    if write and out_path is not None:
+        _check_output(out_path, src.is_dir(), overwrite)
+    if write and in_place:
+        stale = remove_stale_temporaries(src) if src.is_dir() else \
+            remove_stale_temporaries(src.parent, only=src.name)
+        skipped = stale + skipped
     report = Report()
     results = _run(py, jobs, progress)
     for job, (rel, file_report, data) in zip(py, results):
@@ -188,6 +234,51 @@ def convert_path(src, out=None, *, in_place: bool = False, exclude: Sequence[str
     return report
 
 
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve() or (b.exists() and os.path.samefile(a, b))
+    except OSError:
+        return False
+
+
+def _check_output(out: Path, tree: bool, overwrite: bool) -> None:
+    """Refuse to replace what is already at ``out`` unless asked to; never a read-only file."""
+    if not out.exists():
+        return
+    existing = [p for p in out.rglob("*") if p.is_file()] if tree else [out]
+    if not existing:
+        return
+    if not overwrite:
+        what = f"is not empty ({len(existing)} file(s))" if tree else "exists"
+        raise ConvertError(f"{out}: {what}; pass --overwrite to replace its files, or choose "
+                           "another output")
+    locked = [p for p in existing if not os.access(p, os.W_OK)]
+    if locked:
+        raise ConvertError(f"{locked[0]}: is read-only; not replacing it"
+                           + (f" (and {len(locked) - 1} more)" if len(locked) > 1 else ""))
+
+
+def _die_with_parent(parent: int) -> None:
+    """Pool-worker initializer: end this worker when the converting process dies, even by
+    ``kill -9`` (the worker would otherwise wait on its task queue forever, reparented)."""
+    import signal
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG: Linux
+    except (OSError, AttributeError):
+        import threading
+        import time
+
+        def watch() -> None:
+            while os.getppid() == parent:
+                time.sleep(1)
+            os._exit(1)
+        threading.Thread(target=watch, daemon=True).start()
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(1)
+
+
 def _run(py: List[_Job], jobs: Optional[int], progress) -> List[Tuple[str, FileReport, Optional[bytes]]]:
     jobs = jobs or os.cpu_count() or 1
     total = len(py)
@@ -199,7 +290,8 @@ def _run(py: List[_Job], jobs: Optional[int], progress) -> List[Tuple[str, FileR
                 progress(i, total)
         return results
     chunk = max(1, min(32, total // (jobs * 4) or 1))
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    with ProcessPoolExecutor(max_workers=jobs, initializer=_die_with_parent,
+                             initargs=(os.getpid(),)) as pool:
         for i, r in enumerate(pool.map(_convert_job, py, chunksize=chunk), 1):
             results.append(r)
             if progress:

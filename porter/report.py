@@ -147,7 +147,14 @@ class Report:
         if self.errors:
             lines += ["", "## Files copied unchanged", ""]
             lines += [f"- {e.where()} {e.code}: {e.reason}" for e in self.errors]
+        if self.notes:
+            lines += ["", "## Notes", ""] + [f"- {n}" for n in self.notes]
         return "\n".join(lines) + "\n"
+
+    @property
+    def notes(self) -> List[str]:
+        """What the run skipped or cleaned up (symlinks not followed, stale temporary files)."""
+        return [n for f in self.files for n in f.notes]
 
     def format_table(self, max_rows: int = 15) -> str:
         """A short plain-text summary for the terminal."""
@@ -169,4 +176,5 @@ class Report:
             out.append(f"to run: {note} ({', '.join(files[:3])}{' ...' if len(files) > 3 else ''})")
         for e in self.errors:
             out.append(f"error: {e.where()}: {e.code} {e.reason}")
+        out += [f"note: {n}" for n in self.notes]
         return "\n".join(out)

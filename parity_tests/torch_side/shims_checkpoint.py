@@ -2,12 +2,16 @@
 
 ``--out DIR``: writes zip and legacy checkpoints covering every dtype, offset/strided views,
 shared storages and nested containers, plus ``expected.npz`` with each tensor's values.
+Also ``numpy.pth`` (numpy arrays and scalars, complex, a 0-d tensor inside a torch pickle) and
+``model.pth``: a whole ``ckpt_tiny_net.TinyNet`` saved with ``torch.save(model)``, with its input
+and output in ``model_io.npz``.
 ``--read FILE``: additionally loads FILE with ``torch.load(weights_only=True)`` and writes what it
 found to ``DIR/readback.npz`` (keys flattened with '/').
 """
 import argparse
 import collections
 import os
+import sys
 
 import numpy as np
 import torch
@@ -62,6 +66,26 @@ def sample():
     ])
 
 
+def extras(out):
+    """numpy.pth and the whole-model file (see the module docstring)."""
+    torch.save({"arr": np.arange(6, dtype=np.float64).reshape(2, 3), "i32": np.int32([7, -8]),
+                "np_scalar": np.float32(2.5), "complex": 1.5 - 2j, "zero_d": torch.tensor(4.25)},
+               os.path.join(out, "numpy.pth"))
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from ckpt_tiny_net import TinyNet
+    torch.manual_seed(0)
+    model = TinyNet()
+    model.body[1].running_mean.normal_()
+    model.body[1].running_var.uniform_(0.5, 2)
+    model.scale.fill_(1.5)
+    model.eval()
+    x = torch.randn(5, 3)
+    with torch.no_grad():
+        y = model(x)
+    torch.save(model, os.path.join(out, "model.pth"))
+    np.savez(os.path.join(out, "model_io.npz"), x=x.numpy(), y=y.numpy())
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
@@ -73,6 +97,7 @@ def main():
     torch.save(obj, os.path.join(args.out, "zip.pth"))
     torch.save(obj, os.path.join(args.out, "legacy.pth"), _use_new_zipfile_serialization=False)
     np.savez(os.path.join(args.out, "expected.npz"), **flat(obj))
+    extras(args.out)
     if args.read:
         back = torch.load(args.read, weights_only=True)
         np.savez(os.path.join(args.out, "readback.npz"), **flat(back))

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import shims
-from shims.checkpoint import ForbiddenGlobalError
+from shims.checkpoint import CheckpointError, ForbiddenGlobalError
 
 
 class _SystemCall:
@@ -127,11 +127,16 @@ def test_out_of_bounds_view_is_refused(tmp_path, size, stride, offset):
         shims.load(p)
 
 
-def test_weights_only_false_is_refused(tmp_path):
-    p = tmp_path / "ok.pth"
-    shims.save({"a": np.ones(2, np.float32)}, p)
-    with pytest.raises(ValueError, match="weights_only=False"):
-        shims.load(p, weights_only=False)
+def test_weights_only_false_still_runs_nothing(tmp_path):
+    """Trusting the file rebuilds models from converted classes, but never calls what the
+    pickle names: the payloads stay inert records and are refused as objects."""
+    marker = tmp_path / "pwned"
+    for attack, payload in _payloads(marker).items():
+        path = tmp_path / f"{attack}.pth"
+        path.write_bytes(_zip(payload))
+        with pytest.raises(CheckpointError, match="cannot be loaded|cannot be rebuilt"):
+            shims.load(path, weights_only=False)
+    assert not marker.exists(), "the payload ran"
 
 
 def test_not_a_checkpoint(tmp_path):

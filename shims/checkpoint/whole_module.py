@@ -1,0 +1,107 @@
+"""Whole models saved with ``torch.save(model)``, loaded only when the caller trusts the file.
+
+By default :func:`shims.load` refuses them (their pickle names the model's class).  With
+``weights_only=False`` the unpickler turns every class it meets into an inert :class:`Record`
+(class path + constructor arguments + state): nothing named in the file is imported or called
+while reading.  Afterwards :func:`rebuild` makes the model the way a user would: it imports the
+top-level class by its path — the same path in the converted package, which converted code puts
+on ``sys.path`` as the torch project had it — requires it to be a ``jittor.Module``, constructs it
+with no arguments, and copies the recorded parameters and buffers in with
+``load_state_dict(strict=True)``.  torch's own classes (``torch.nn.Linear`` inside the model) are
+only read for their tensors; the converted class's ``__init__`` builds its Jittor layers.
+"""
+from __future__ import annotations
+
+import collections
+import importlib
+from typing import Any, Callable, Dict
+
+from .errors import CheckpointError
+
+
+class Record:
+    """An object of a class named in a trusted checkpoint: what the pickle said, nothing run."""
+
+    path = "?"
+
+    def __init__(self, *args, **kwargs):
+        self.args, self.kwargs = args, kwargs
+        self.state: Any = None
+        self.items: list = []
+        self.mapping: Dict[Any, Any] = {}
+
+    def build(self, state) -> None:
+        """BUILD: remember the state (a module's ``__dict__``)."""
+        self.state = state
+
+    def append(self, value) -> None:
+        """APPEND: remember the item."""
+        self.items.append(value)
+
+    def extend(self, values) -> None:
+        """APPENDS: remember the items."""
+        self.items.extend(values)
+
+    def __setitem__(self, key, value) -> None:
+        self.mapping[key] = value
+
+    def __repr__(self):
+        return f"<{self.path} from the checkpoint>"
+
+    def is_module(self) -> bool:
+        """Whether the state looks like a ``torch.nn.Module``'s ``__dict__``."""
+        return isinstance(self.state, dict) and "_parameters" in self.state and "_modules" in self.state
+
+
+def record_class(module: str, name: str) -> type:
+    """A fresh :class:`Record` subclass standing for ``module.name`` in one load."""
+    return type(name, (Record,), {"path": f"{module}.{name}", "__slots__": ()})
+
+
+def module_state(rec: Record, prefix: str = "") -> Dict[str, Any]:
+    """The recorded model's ``state_dict``: parameters and persistent buffers, recursively."""
+    state = rec.state
+    out: Dict[str, Any] = collections.OrderedDict()
+    skip = state.get("_non_persistent_buffers_set") or set()
+    for group in ("_parameters", "_buffers"):
+        for k, v in (state.get(group) or {}).items():
+            if v is not None and not (group == "_buffers" and k in skip):
+                out[prefix + k] = v
+    for k, sub in (state.get("_modules") or {}).items():
+        if isinstance(sub, Record) and sub.is_module():
+            out.update(module_state(sub, f"{prefix}{k}."))
+    return out
+
+
+def rebuild(rec: Record, finish: Callable[[Any], Any], where: str):
+    """Construct the converted class of a recorded model and load its recorded state."""
+    import jittor as jt
+
+    from .state_dict import load_state_dict
+
+    if not rec.is_module():
+        raise CheckpointError(f"{where}: an object of class {rec.path} cannot be rebuilt: only "
+                              "whole models (torch.nn.Module subclasses) are")
+    module, _, name = rec.path.rpartition(".")
+    if module.split(".")[0] in ("torch", "torchvision"):
+        raise CheckpointError(f"{where}: the model is torch's own {rec.path}; save its "
+                              "state_dict() and load it into the Jittor layer instead")
+    try:
+        cls = getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError) as e:
+        raise CheckpointError(f"{where}: cannot rebuild the model: its class {rec.path} is not "
+                              f"importable here ({e}); run from the converted project's root") from None
+    if not (isinstance(cls, type) and issubclass(cls, jt.Module)):
+        raise CheckpointError(f"{where}: {rec.path} is not a Jittor module here; refusing to "
+                              "construct it")
+    try:
+        model = cls()
+    except TypeError as e:
+        raise CheckpointError(
+            f"{where}: cannot rebuild {rec.path}: its constructor needs arguments ({e}). Save "
+            "model.state_dict() with torch, build the model yourself and load it with "
+            "shims.load_state_dict(model, shims.load(path))") from None
+    load_state_dict(model, finish(module_state(rec)), strict=True)
+    if rec.state.get("training") is False:
+        model.eval()
+    return model
