@@ -700,7 +700,7 @@ def check_onednn(ctx: CheckContext) -> Finding:
                        f"use_mkl={use_mkl}: oneDNN is off, Jittor uses its own CPU kernels"
                        + (f" (jtport's setting: {own.reason})" if own and own.value == use_mkl else "") + bad,
                        f"delete {os.path.join(mkl_dir, archive[0])}" if bad else "")
-    if _env.onednn_cached(ctx.environ):
+    if _env.onednn_status(ctx.environ).usable:
         return Finding("onednn", "ok", f"oneDNN unpacked in {mkl_dir}")
     if use_mkl is None:
         setting = next((s for s in ctx.settings() if s.name == "use_mkl"), None)
