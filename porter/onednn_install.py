@@ -165,11 +165,8 @@ def install(jittor_cache: str, wheels_dir: Optional[str] = None, force: bool = F
 
 
 def _sha256(path: str) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
+    with open(path, "rb") as f:  # 65 MB at most: read whole
+        return hashlib.sha256(f.read()).hexdigest()
 
 
 def build_parser() -> argparse.ArgumentParser:
