@@ -6,10 +6,11 @@
 PY        ?= python3
 VENV      := .venv
 TVENV     := .venv-torch
-JT_ENV    := $(shell $(PY) shims/env.py --exports)
-RUN       := env $(JT_ENV) PYTHONUNBUFFERED=1
-JTPY      := $(RUN) $(VENV)/bin/python
-JTPORT    := $(RUN) $(VENV)/bin/jtport
+# deferred (=): decided when a recipe runs, after `venvs` may have installed oneDNN (use_mkl)
+JT_ENV     = $(shell $(PY) shims/env.py --exports)
+RUN        = env $(JT_ENV) PYTHONUNBUFFERED=1
+JTPY       = $(RUN) $(VENV)/bin/python
+JTPORT     = $(RUN) $(VENV)/bin/jtport
 PYTEST_ARGS ?=
 
 .PHONY: all demo test unit parity docs bench doctor clean venvs mpi
@@ -17,9 +18,11 @@ PYTEST_ARGS ?=
 all: test
 
 # The two environments build side by side: Jittor's first-import compile (CPU) overlaps the
-# torch download (network).
+# torch download (network).  Then oneDNN from PyPI into Jittor's cache (a no-op once there;
+# also in venvs built before it existed), which turns use_mkl on (shims/env.py).
 venvs:
 	@$(MAKE) --no-print-directory -j2 --output-sync=target $(VENV)/.installed $(TVENV)/.installed
+	@$(VENV)/bin/python -m porter.cli install-onednn
 
 $(VENV)/.installed: pyproject.toml
 	$(PY) -m venv $(VENV)

@@ -5,6 +5,10 @@ One test per case (its id is the test id).  The torch side runs once, cached
 for a differentiable row, gradient.  An ``unsupported`` row's case is run too and recorded as
 a known gap; its test fails if the case passes (the row should then be promoted).
 
+The cases run unfused (Jittor's own kernels).  The convolution cases run fused too
+(:func:`test_conv_case_fused`): fused is where Jittor hands convolutions to oneDNN when
+``use_mkl=1`` (``jtport install-onednn``), so both of Jittor's convolution paths are proven.
+
 Each case's outcome is kept in ``build/parity/api_case_results.json`` (keyed by case id and a
 hash of the case's definition, so a subset run adds to earlier ones); at the end of a session
 the per-row outcome of every row whose cases all have an outcome is written to
@@ -80,3 +84,26 @@ def test_api_case(case, runner):
         return
     assert res.forward, f"{case.api} [{entry.status} -> {entry.target}] forward: {res.detail}\n{res.converted}"
     assert res.gradient is not False, f"{case.api} gradient: {res.detail}\n{res.converted}"
+
+
+def _conv_cases():
+    from porter.mapping import default_table
+
+    table = default_table()
+    return [c for c in CASES if "conv" in c.api.rsplit(".", 1)[-1].lower() and not c.xfail
+            and not c.expect_unsupported and table.get(c.api).status != "unsupported"]
+
+
+CONV_CASES = _conv_cases()
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, id=c.id) for c in CONV_CASES])
+def test_conv_case_fused(case, runner):
+    """A convolution case with fusion on: with ``use_mkl=1`` its forward and backward run on
+    oneDNN (``test_api_case``, unfused, proves Jittor's own convolution kernels)."""
+    res = runner.run(case, fuse=True)
+    results.record(results.Row(suite="api", case=case.id + "/fused", status="passed" if res.ok else "failed",
+                               max_abs_err=isfinite_or_none(res.max_abs_err),
+                               max_rel_err=isfinite_or_none(res.max_rel_err), detail=res.detail[:2000]))
+    assert res.forward, f"{case.api} fused forward: {res.detail}\n{res.converted}"
+    assert res.gradient is not False, f"{case.api} fused gradient: {res.detail}\n{res.converted}"

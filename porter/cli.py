@@ -1,4 +1,4 @@
-"""The ``jtport`` command line: ``convert``, ``doctor``, ``parity``."""
+"""The ``jtport`` command line: ``convert``, ``doctor``, ``parity``, ``install-onednn``."""
 from __future__ import annotations
 
 import argparse
@@ -134,6 +134,11 @@ def main(argv: Optional[List[str]] = None) -> int:
     _convert_parser(sub)
     sub.add_parser("doctor", help="diagnose the Jittor environment (jtport doctor --help)", add_help=False)
     sub.add_parser("parity", help="compare a torch model with its Jittor port (jtport parity --help)", add_help=False)
+    sub.add_parser("install-onednn", help="install oneDNN from PyPI for Jittor (jtport install-onednn --help)",
+                   add_help=False)
+    if argv and argv[0] == "install-onednn":
+        from .onednn_install import main as onednn_main
+        return onednn_main(argv[1:])
     if argv and argv[0] == "doctor":
         from .doctor import main as doctor_main
         return doctor_main(argv[1:])

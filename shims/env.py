@@ -7,8 +7,11 @@ Jittor reads a few environment variables at import time.  Two of them decide whe
   (``libcudart``).  A machine with the compiler but no loadable runtime (a CUDA toolkit
   without a driver, a container without the GPU libraries) crashes on import.  Setting
   ``nvcc_path=""`` makes Jittor run on the CPU.
-* ``use_mkl``: Jittor downloads oneDNN on first import unless ``use_mkl=0``.  Offline, the
-  import fails.
+* ``use_mkl``: with it on (Jittor's default) Jittor runs convolutions and matmuls on oneDNN,
+  which it downloads on first import when it is not in its cache (offline, the import fails).
+  jtport turns it on exactly when a usable oneDNN is in place (``shims/onednn.py``;
+  ``jtport install-onednn`` puts one there from PyPI) and off otherwise; ``use_mkl`` set by
+  the user wins either way.
 
 This module must stay importable without Jittor (and without the rest of ``shims``): the
 Makefile runs it as a plain script (``python3 shims/env.py --exports``), the test
@@ -18,7 +21,6 @@ same :class:`Setting` objects to users.
 from __future__ import annotations
 
 import ctypes
-import glob
 import importlib
 import importlib.util
 import json
@@ -123,17 +125,23 @@ def jittor_cache_dir(environ: Mapping[str, str] = os.environ) -> str:
     return os.path.join(jittor_home(environ), ".cache", "jittor")
 
 
-def onednn_cached(environ: Mapping[str, str] = os.environ) -> bool:
-    """True when a oneDNN build is already unpacked in Jittor's cache (no download needed).
+def _sibling(name: str):
+    """``shims/<name>.py`` imported without importing ``shims`` (whose ``__init__`` imports Jittor)."""
+    if __package__:
+        return importlib.import_module(f"{__package__}.{name}")
+    key = f"_jtport_{name}"
+    if key not in sys.modules:
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), name + ".py")
+        spec = importlib.util.spec_from_file_location(key, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[key] = module
+        spec.loader.exec_module(module)
+    return sys.modules[key]
 
-    Mirrors ``jittor/compile_extern.py:install_mkl``: ``<cache>/mkl/dnnl_*/lib/libmkldnn.*``
-    (``bin/dnnl.dll`` on Windows).
-    """
-    mkl = os.path.join(jittor_cache_dir(environ), "mkl")
-    patterns = [os.path.join(mkl, "dnnl_*", "lib", "libmkldnn.so"),
-                os.path.join(mkl, "dnnl_*", "lib", "libmkldnn.dylib"),
-                os.path.join(mkl, "dnnl_*", "bin", "dnnl.dll")]
-    return any(glob.glob(p) for p in patterns)
+
+def onednn_status(environ: Mapping[str, str] = os.environ):
+    """:func:`shims.onednn.status` for this environment's Jittor cache."""
+    return _sibling("onednn").status(jittor_cache_dir(environ))
 
 
 def required_settings(environ: Mapping[str, str] = os.environ,
@@ -151,11 +159,19 @@ def required_settings(environ: Mapping[str, str] = os.environ,
                 "nvcc_path", "",
                 f"nvcc is installed ({nvcc}) but no CUDA runtime/driver can be loaded; "
                 "Jittor would crash importing libcudart. Empty nvcc_path runs Jittor on the CPU."))
-    if "use_mkl" not in environ and not onednn_cached(environ):
-        settings.append(Setting(
-            "use_mkl", "0",
-            "oneDNN is not in Jittor's cache and Jittor would download it on first import "
-            "(fails offline). use_mkl=0 uses Jittor's own CPU kernels."))
+    if "use_mkl" not in environ:
+        onednn = onednn_status(environ)
+        if onednn.usable:
+            settings.append(Setting(
+                "use_mkl", "1",
+                f"{onednn.reason}: Jittor runs convolutions and matmuls on it "
+                "(about torch's speed on a CPU; without it ~10-50x slower)."))
+        else:
+            settings.append(Setting(
+                "use_mkl", "0",
+                f"no usable oneDNN ({onednn.reason}) and Jittor would download one on first "
+                "import (fails offline). use_mkl=0 uses Jittor's own, much slower, CPU kernels. "
+                "Fix: jtport install-onednn."))
     if "cache_name" not in environ:
         settings.append(Setting(
             "cache_name", "default",
@@ -183,25 +199,13 @@ def as_dict(environ: Mapping[str, str] = os.environ) -> Dict[str, str]:
     return {s.name: s.value for s in required_settings(environ)}
 
 
-_CHECKS_MODULE = "env_checks"
-
-
 def _checks_module():
     """``shims/env_checks.py`` (the doctor's checks), imported without importing ``shims``.
 
     ``import shims`` imports Jittor, which the doctor must never do in-process, so when this
     file was loaded on its own (as a script, or by path) its sibling is loaded by path too.
     """
-    if __package__:
-        return importlib.import_module(f"{__package__}.{_CHECKS_MODULE}")
-    name = "_jtport_env_checks"
-    if name not in sys.modules:
-        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), _CHECKS_MODULE + ".py")
-        spec = importlib.util.spec_from_file_location(name, path)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
+    return _sibling("env_checks")
 
 
 def __getattr__(name: str):

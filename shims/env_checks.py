@@ -682,9 +682,15 @@ def check_cuda_driver(ctx: CheckContext) -> Finding:
 
 
 def check_onednn(ctx: CheckContext) -> Finding:
-    """oneDNN (``use_mkl``): present in the cache, or downloadable, or switched off."""
+    """oneDNN (``use_mkl``): on or off, and why; installable from PyPI (``jtport install-onednn``).
+
+    With oneDNN Jittor's CPU convolutions and matmuls run at about torch's speed; without it
+    10-100x slower (bench/bench_micro.py).  jtport turns ``use_mkl`` on exactly when a usable
+    oneDNN is in place (``shims/onednn.py``); a ``use_mkl`` the user set wins."""
     archive = ONEDNN_ARCHIVES.get((ctx.system, ctx.machine))
     mkl_dir = os.path.join(ctx.cache_dir(), "mkl")
+    onednn = _env.onednn_status(ctx.environ)
+    install = "jtport install-onednn (oneDNN 2.2 from PyPI's onednn-cpu-gomp wheels, no Jittor download)"
     bad = ""
     if archive:
         path = os.path.join(mkl_dir, archive[0])
@@ -694,32 +700,40 @@ def check_onednn(ctx: CheckContext) -> Finding:
     get_it = (f"put {archive[0]} (MD5 {archive[1]}, from {JITTOR_ASSETS_URL}{archive[0]}) into {mkl_dir}"
               if archive else "")
     use_mkl = ctx.environ.get("use_mkl")
+    own = _jtport_setting(ctx, "use_mkl")
+    from_jtport = use_mkl is None or (own is not None and own.value == use_mkl)
     if use_mkl is not None and use_mkl != "1":  # Jittor: use_mkl = (os.environ.get("use_mkl", "1") == "1")
-        own = _jtport_setting(ctx, "use_mkl")
+        if from_jtport:
+            return Finding("onednn", "warning",
+                           f"use_mkl={use_mkl} (jtport's setting: {own.reason}): convolutions and matmuls run "
+                           "on Jittor's own CPU kernels, 10-100x slower than torch" + bad,
+                           install + (f"; delete {os.path.join(mkl_dir, archive[0])}" if bad else ""))
         return Finding("onednn", "warning" if bad else "ok",
-                       f"use_mkl={use_mkl}: oneDNN is off, Jittor uses its own CPU kernels"
-                       + (f" (jtport's setting: {own.reason})" if own and own.value == use_mkl else "") + bad,
+                       f"use_mkl={use_mkl} set by you: oneDNN is off, Jittor uses its own CPU kernels"
+                       + (f" although {onednn.reason} (unset use_mkl to use it)" if onednn.usable else "") + bad,
                        f"delete {os.path.join(mkl_dir, archive[0])}" if bad else "")
-    if _env.onednn_cached(ctx.environ):
-        return Finding("onednn", "ok", f"oneDNN unpacked in {mkl_dir}")
+    if onednn.usable:
+        who = "jtport's setting" if from_jtport else "set by you"
+        return Finding("onednn", "ok", f"use_mkl=1 ({who}): {onednn.reason}; Jittor runs convolutions "
+                                       "and matmuls on it", details={"folder": onednn.folder})
     if use_mkl is None:
         setting = next((s for s in ctx.settings() if s.name == "use_mkl"), None)
-        reason = setting.reason if setting else "oneDNN is not in Jittor's cache"
+        reason = setting.reason if setting else onednn.reason
         return Finding("onednn", "warning", reason + bad,
-                       "jtport sets use_mkl=0 for you; running Jittor yourself: export use_mkl=0"
-                       + (f"; to use oneDNN offline, {get_it}" if get_it else ""))
+                       f"{install}; meanwhile jtport sets use_mkl=0 for you (running Jittor yourself: "
+                       "export use_mkl=0)")
     offline = _package(ctx, "jittor_offline")  # Jittor copies archives from this package first
     if archive and offline:
         path = os.path.join(offline["location"], "jittor_offline", archive[0])
         if os.path.isfile(path) and _md5(path) == archive[1]:
             return Finding("onednn", "ok", f"oneDNN will be copied from the jittor_offline package ({path})")
     if ctx.can_reach(JITTOR_ASSETS_HOST):
-        return Finding("onednn", "warning", f"use_mkl=1: oneDNN is not in {mkl_dir}; Jittor downloads it "
-                       f"from {JITTOR_ASSETS_HOST} on first import{bad}", get_it)
+        return Finding("onednn", "warning", f"use_mkl=1: {onednn.reason}; Jittor downloads it "
+                       f"from {JITTOR_ASSETS_HOST} on first import{bad}", f"{install}, or {get_it}" if get_it else install)
     return Finding("onednn", "problem",
-                   f"use_mkl=1 but oneDNN is not in {mkl_dir} and {JITTOR_ASSETS_HOST} cannot be reached: "
+                   f"use_mkl=1 but {onednn.reason} and {JITTOR_ASSETS_HOST} cannot be reached: "
                    f"import jittor fails downloading it{bad}",
-                   "export use_mkl=0 (or unset it: jtport then sets 0)" + (f", or {get_it}" if get_it else ""))
+                   f"{install}; or export use_mkl=0 (or unset it: jtport then sets 0)")
 
 
 def check_cutlass(ctx: CheckContext) -> Finding:
@@ -1025,12 +1039,15 @@ CHECKS: Tuple[Check, ...] = (
           "`nvcc_path` at an older toolkit. With a driver but no nvcc at all, Jittor downloads a CUDA "
           "toolkit (`cuda12.2_cudnn8_linux.tgz`, ...) from cg.cs.tsinghua.edu.cn on first import, which "
           "fails offline: install a toolkit, or `nvcc_path=` for the CPU.", check_cuda_driver),
-    Check("onednn", "oneDNN download (use_mkl)",
-          "Unless `use_mkl=0`, Jittor downloads oneDNN (`dnnl_lnx_2.2.0_cpu_gomp.tgz`) into "
-          "`~/.cache/jittor/mkl` on first import; offline the import fails. jtport sets `use_mkl=0` when "
-          "oneDNN is not cached (Jittor then uses its own CPU kernels); running Jittor yourself, "
-          "`export use_mkl=0`, or put the archive there by hand. A corrupt archive left there is "
-          "re-downloaded: delete it.", check_onednn),
+    Check("onednn", "oneDNN (use_mkl): torch's CPU speed",
+          "With oneDNN, Jittor runs CPU convolutions and matmuls at about torch's speed; without it "
+          "(`use_mkl=0`) on its own kernels, 10-100x slower (`bench/bench_micro.py`). Jittor downloads "
+          "oneDNN (`dnnl_lnx_2.2.0_cpu_gomp.tgz`) from its own server on first import, which fails "
+          "offline. `jtport install-onednn` installs the same oneDNN 2.2 from PyPI's "
+          "`onednn-cpu-gomp`/`onednn-devel-cpu-gomp` 2021.2.0 wheels into "
+          "`~/.cache/jittor/mkl/dnnl_lnx_2.2.0_cpu_gomp` (`make venvs` runs it); jtport then sets "
+          "`use_mkl=1`, otherwise `use_mkl=0`. A `use_mkl` you set wins. A corrupt archive left "
+          "there is re-downloaded: delete it.", check_onednn),
     Check("cutlass", "cutlass archive with a wrong checksum",
           "CUDA builds of Jittor download `~/.cache/jittor/cutlass/cutlass.zip`; users got a corrupt file "
           "straight from the server ('MD5 mismatch between the server and the downloaded file'). Delete "

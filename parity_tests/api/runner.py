@@ -174,13 +174,17 @@ class CaseRunner:
         res.converted += out.code
         return out.code
 
-    def run(self, case: Case) -> CaseResult:
-        """Run one case end to end; never raises for a failing port (the result says why)."""
+    def run(self, case: Case, fuse: bool = False) -> CaseResult:
+        """Run one case end to end; never raises for a failing port (the result says why).
+
+        Unfused by default (one kernel per op, shared by every case).  ``fuse=True`` lets
+        Jittor fuse, which is where it hands convolutions and matmuls to oneDNN
+        (``use_mkl=1``): only a fused reindex-multiply-reduce is relayed."""
         import jittor as jt
 
         res = CaseResult(case.id, case.api)
         try:
-            with jt.flag_scope(no_fuse=1):
+            with jt.flag_scope(no_fuse=0 if fuse else 1):
                 self._run(case, res)
         except Exception as e:  # the converted code failed: that is the finding
             msg = f"{type(e).__name__}: {str(e).strip().splitlines()[0] if str(e).strip() else ''}"

@@ -184,7 +184,8 @@ def test_onednn_missing_gets_use_mkl_0(tmp_path):
     ctx = context(tmp_path)
     assert {s.name: s.value for s in ctx.settings()}["use_mkl"] == "0"
     f = ENV.check_onednn(ctx)
-    assert f.status == "warning" and "use_mkl=0" in f.fix and "dnnl_lnx_2.2.0_cpu_gomp.tgz" in f.fix
+    assert f.status == "warning" and "use_mkl=0" in f.fix and "jtport install-onednn" in f.fix
+    assert "dnnl_lnx_2.2.0_cpu_gomp.tgz" in f.message
 
 
 def test_onednn_forced_on_and_unreachable_is_a_problem(tmp_path):
@@ -194,15 +195,26 @@ def test_onednn_forced_on_and_unreachable_is_a_problem(tmp_path):
     assert f.status == "warning" and "downloads it" in f.message
 
 
-def test_onednn_cached_or_off_is_ok(tmp_path):
+def test_onednn_off_says_who_decided_and_on_when_installed(tmp_path):
+    # off by jtport's choice (nothing installed): a warning, the fix is the installer
     f = ENV.check_onednn(context(tmp_path, {"use_mkl": "0"}))
-    assert f.status == "ok" and "jtport's setting: oneDNN is not in Jittor's cache" in f.message
-    lib = cache_dir(tmp_path) / "mkl" / "dnnl_lnx_2.2.0_cpu_gomp" / "lib"
-    lib.mkdir(parents=True)
-    (lib / "libmkldnn.so").write_text("")
-    ctx = context(tmp_path, {"use_mkl": "1"})
+    assert f.status == "warning" and "jtport's setting: no usable oneDNN" in f.message
+    assert "jtport install-onednn" in f.fix
+    folder = cache_dir(tmp_path) / "mkl" / "dnnl_lnx_2.2.0_cpu_gomp"
+    for rel in ("include/dnnl.hpp", "lib/libmkldnn.so", "lib/libdnnl.so.2"):
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        (folder / rel).write_text("")
+    # installed: jtport turns it on, and says so
+    ctx = context(tmp_path)
+    assert {s.name: s.value for s in ctx.settings()}["use_mkl"] == "1"
+    f = ENV.check_onednn(ctx)
+    assert f.status == "ok" and "use_mkl=1 (jtport's setting)" in f.message and str(folder) in f.message
+    # the user's choice wins either way, and is named as theirs
+    ctx = context(tmp_path, {"use_mkl": "0"})
     assert not any(s.name == "use_mkl" for s in ctx.settings())
-    assert ENV.check_onednn(ctx).status == "ok"
+    f = ENV.check_onednn(ctx)
+    assert f.status == "ok" and "set by you" in f.message and "unset use_mkl" in f.message
+    assert ENV.check_onednn(context(tmp_path, {"use_mkl": "1"})).status == "ok"
 
 
 def test_onednn_from_the_jittor_offline_package(tmp_path, monkeypatch):
