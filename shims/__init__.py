@@ -18,6 +18,9 @@ from .ops import *  # noqa: E402,F401,F403
 from .checkpoint import *  # noqa: E402,F401,F403
 from .memory import *  # noqa: E402,F401,F403
 from .unported import UnportedError, unported  # noqa: E402,F401
+from .grad_mode import *  # noqa: E402,F401,F403
+from . import grad_mode  # noqa: E402
 
 __all__ = ["jt", "ops", "nn", "distributed", "optim", "data", "checkpoint", "memory", "env", "vision",
-           *ops.__all__, *checkpoint.__all__, *memory.__all__, "unported", "UnportedError"]
+           *ops.__all__, *checkpoint.__all__, *memory.__all__, "unported", "UnportedError",
+           *grad_mode.__all__]

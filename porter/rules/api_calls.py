@@ -118,6 +118,11 @@ class ApiCallRule(Rule):
                            qual: str) -> Optional[cst.BaseExpression]:
         """The converted expression for a torch reference, or None to leave it."""
         entry, rest = self._lookup(qual)
+        if entry is None and qual in ("torch", "torchvision"):
+            self.ctx.unsupported(original, qual, "the module itself used as a value (getattr(torch, name), "
+                                 "vars(torch)[...]) would reach Jittor's namesakes, not the mapped APIs "
+                                 "(Jittor's var is biased): spell the API out")
+            return None
         if entry is None:
             natural = NATURAL_MODULES.get(qual)
             if natural is None:

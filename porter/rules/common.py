@@ -2,7 +2,7 @@
 reading arguments, and building replacement statements that keep the user's comments."""
 from __future__ import annotations
 
-from typing import Callable, Dict, List, Optional, Sequence
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import libcst as cst
 
@@ -127,21 +127,47 @@ class BlockEditRule(Rule):
     name = "block_edits"
     identifiers = frozenset()  # works on blocks, never on one statement
 
-    def _body(self, original, updated) -> List[cst.BaseStatement]:
+    def _body(self, original, updated) -> Tuple[List[cst.BaseStatement], List[cst.EmptyLine]]:
+        """The edited statements, and the comments of removed statements left at the end (a
+        removed statement's comments move to the next statement: ``x = x.cuda()  # to GPU``)."""
         edits = block_edits(self.ctx)
         if not edits or len(original) != len(updated):
-            return list(updated)
-        out: List[cst.BaseStatement] = []
+            return list(updated), []
+        results = []
         for orig, stmt in zip(original, updated):
             stmts = [stmt]
             for fn in edits.get(orig, ()):
                 stmts = [new for s in stmts for new in fn(s)]
+            results.append((stmt, stmts))
+        # a rule that merged statements may have kept their comments itself
+        kept = "\n".join(code_of(s) for _, stmts in results for s in stmts)
+        out: List[cst.BaseStatement] = []
+        carry: List[cst.EmptyLine] = []
+        for stmt, stmts in results:
+            if not stmts:
+                carry.extend(line for line in _comment_lines(stmt) if line.comment.value not in kept)
+                continue
+            if carry:
+                stmts[0] = stmts[0].with_changes(leading_lines=[*carry, *stmts[0].leading_lines])
+                carry = []
             out.extend(stmts)
-        return out
+        return out, carry
 
     def leave_IndentedBlock(self, original: cst.IndentedBlock, updated: cst.IndentedBlock) -> cst.IndentedBlock:
-        body = self._body(original.body, updated.body)
-        return updated.with_changes(body=body or [cst.SimpleStatementLine([cst.Pass()])])
+        body, carry = self._body(original.body, updated.body)
+        if not body:
+            return updated.with_changes(body=[cst.SimpleStatementLine([cst.Pass()], leading_lines=carry)])
+        return updated.with_changes(body=body, footer=[*carry, *updated.footer])
 
     def leave_Module(self, original: cst.Module, updated: cst.Module) -> cst.Module:
-        return updated.with_changes(body=self._body(original.body, updated.body))
+        body, carry = self._body(original.body, updated.body)
+        return updated.with_changes(body=body, footer=[*carry, *updated.footer])
+
+
+def _comment_lines(stmt: cst.BaseStatement) -> List[cst.EmptyLine]:
+    """The comments on and above a statement, as comment lines of their own."""
+    lines = [line for line in getattr(stmt, "leading_lines", ()) if line.comment is not None]
+    trailing = getattr(stmt, "trailing_whitespace", None)
+    if trailing is not None and trailing.comment is not None:
+        lines.append(cst.EmptyLine(indent=True, comment=trailing.comment))
+    return lines
