@@ -1,0 +1,14 @@
+import torch
+import torch.utils.cpp_extension
+
+
+def bias(x, b):
+    with torch.autograd.profiler.record_function('bias'):
+        return x + b
+
+
+def get_plugin(name, sources):
+    try:
+        return torch.utils.cpp_extension.load(name=name, sources=sources, verbose=False)
+    except RuntimeError:
+        return None

@@ -1,0 +1,41 @@
+"""What StyleGAN2-ADA's custom-op plumbing meets under Jittor: ``record_function`` scopes do
+nothing, and building a torch extension fails the way upstream's fallback expects."""
+import warnings
+
+import pytest
+
+import shims
+from shims.cpp_extension import ExtensionUnavailable
+
+
+def test_record_function_is_a_transparent_context_and_decorator():
+    with shims.profiler.record_function("scope") as rf:
+        value = 3
+    assert rf.name == "scope" and value == 3
+
+    @shims.profiler.record_function("deco")
+    def f(x):
+        return x + 1
+    assert f(1) == 2
+
+
+def test_record_function_lets_exceptions_through():
+    with pytest.raises(KeyError), shims.profiler.record_function("scope"):
+        raise KeyError("k")
+
+
+def test_extension_load_raises_naming_the_plugin():
+    with pytest.raises(RuntimeError, match="bias_act_plugin.*bias_act.cu"):
+        shims.cpp_extension.load(name="bias_act_plugin", sources=["bias_act.cpp", "bias_act.cu"])
+    assert issubclass(ExtensionUnavailable, RuntimeError)
+
+
+def test_upstream_style_init_falls_back_to_reference():
+    """StyleGAN2-ADA's ``_init()`` pattern: a bare except around the build, then
+    ``_plugin is not None`` decides between the CUDA kernel and ``impl='ref'``."""
+    plugin = None
+    try:
+        plugin = shims.cpp_extension.load(name="upfirdn2d_plugin", sources=["upfirdn2d.cu"])
+    except Exception:  # noqa: BLE001  (upstream's bare except)
+        warnings.warn("Failed to build CUDA kernels for upfirdn2d. Falling back")
+    assert plugin is None
