@@ -39,3 +39,20 @@ def test_upstream_style_init_falls_back_to_reference():
     except Exception:  # noqa: BLE001  (upstream's bare except)
         warnings.warn("Failed to build CUDA kernels for upfirdn2d. Falling back")
     assert plugin is None
+
+
+def test_finfo_gives_torch_limits_for_jittor_dtypes():
+    import jittor as jt
+    import numpy as np
+    assert shims.typeinfo.finfo(jt.float32).max == np.finfo(np.float32).max
+    assert shims.typeinfo.finfo(jt.float16).eps == np.finfo(np.float16).eps
+    assert shims.typeinfo.finfo(jt.float64).min == np.finfo(np.float64).min
+    assert shims.typeinfo.finfo().bits == 32
+    with pytest.raises(TypeError, match="not a floating dtype"):
+        shims.typeinfo.finfo(jt.int32)
+
+
+def test_torch_version_sends_version_gated_code_to_its_fallback():
+    """StyleGAN2-ADA's conv2d_gradfix uses its custom op only on torch 1.7-1.9."""
+    assert isinstance(shims.typeinfo.torch_version, str)
+    assert not any(shims.typeinfo.torch_version.startswith(x) for x in ["1.7.", "1.8.", "1.9"])

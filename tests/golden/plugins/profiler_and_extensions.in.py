@@ -12,3 +12,9 @@ def get_plugin(name, sources):
         return torch.utils.cpp_extension.load(name=name, sources=sources, verbose=False)
     except RuntimeError:
         return None
+
+
+def limits(x):
+    lo, hi = torch.finfo(x.dtype).min, torch.finfo(x.dtype).max
+    new = torch.__version__.startswith('1.9')
+    return x.clamp(lo, hi), new
