@@ -1,8 +1,8 @@
 """``torch.finfo`` and ``torch.__version__`` for converted code."""
 from __future__ import annotations
 
-import numpy as np
 import jittor as jt
+import numpy as np
 
 # What converted code reads as ``torch.__version__``: Jittor's version, so code that branches on
 # a torch version (StyleGAN2-ADA's conv2d_gradfix enables its custom op only on torch 1.7-1.9)
