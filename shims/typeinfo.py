@@ -1,4 +1,5 @@
-"""``torch.finfo`` and ``torch.__version__`` for converted code."""
+"""``torch.finfo``, ``torch.__version__``, ``torch.get_default_dtype`` and ``torch._assert`` for
+converted code."""
 from __future__ import annotations
 
 import jittor as jt
@@ -21,3 +22,15 @@ def finfo(dtype=None) -> np.finfo:
         return np.finfo(np.dtype(name))
     except (TypeError, ValueError) as e:
         raise TypeError(f"finfo(): {dtype!r} is not a floating dtype") from e
+
+
+def get_default_dtype():
+    """``torch.get_default_dtype()``: Jittor's default float dtype, float32 (fixed per process)."""
+    return jt.float32
+
+
+def symbolic_assert(condition, message: str = "") -> None:
+    """``torch._assert`` (``torch.Assert`` before torch 1.8): raise ``AssertionError(message)``
+    when ``condition`` (a bool or a one-element Var) is false."""
+    if not bool(condition.item() if isinstance(condition, jt.Var) else condition):
+        raise AssertionError(message)

@@ -56,3 +56,13 @@ def test_torch_version_sends_version_gated_code_to_its_fallback():
     """StyleGAN2-ADA's conv2d_gradfix uses its custom op only on torch 1.7-1.9."""
     assert isinstance(shims.typeinfo.torch_version, str)
     assert not any(shims.typeinfo.torch_version.startswith(x) for x in ["1.7.", "1.8.", "1.9"])
+
+
+def test_default_dtype_and_symbolic_assert():
+    import jittor as jt
+    assert shims.typeinfo.get_default_dtype() == jt.float32
+    shims.typeinfo.symbolic_assert(jt.array([1.0]) > 0, "fine")
+    with pytest.raises(AssertionError, match="Wrong size"):
+        shims.typeinfo.symbolic_assert(jt.array([1.0]) < 0, "Wrong size")
+    with pytest.raises(AssertionError):
+        shims.typeinfo.symbolic_assert(False)

@@ -18,3 +18,13 @@ def limits(x):
     lo, hi = torch.finfo(x.dtype).min, torch.finfo(x.dtype).max
     new = torch.__version__.startswith('1.9')
     return x.clamp(lo, hi), new
+
+
+try:
+    symbolic_assert = torch._assert
+except AttributeError:
+    symbolic_assert = torch.Assert
+
+
+def constant_dtype(dtype=None):
+    return torch.get_default_dtype() if dtype is None else dtype

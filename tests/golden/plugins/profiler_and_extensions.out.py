@@ -17,3 +17,13 @@ def limits(x):
     lo, hi = shims.typeinfo.finfo(x.dtype).min, shims.typeinfo.finfo(x.dtype).max
     new = shims.typeinfo.torch_version.startswith('1.9')
     return shims.clamp(x, lo, hi), new
+
+
+try:
+    symbolic_assert = shims.typeinfo.symbolic_assert
+except AttributeError:
+    symbolic_assert = shims.typeinfo.symbolic_assert
+
+
+def constant_dtype(dtype=None):
+    return shims.typeinfo.get_default_dtype() if dtype is None else dtype
