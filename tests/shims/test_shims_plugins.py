@@ -44,25 +44,29 @@ def test_upstream_style_init_falls_back_to_reference():
 def test_finfo_gives_torch_limits_for_jittor_dtypes():
     import jittor as jt
     import numpy as np
-    assert shims.typeinfo.finfo(jt.float32).max == np.finfo(np.float32).max
-    assert shims.typeinfo.finfo(jt.float16).eps == np.finfo(np.float16).eps
-    assert shims.typeinfo.finfo(jt.float64).min == np.finfo(np.float64).min
-    assert shims.typeinfo.finfo().bits == 32
+    assert shims.runtime.finfo(jt.float32).max == np.finfo(np.float32).max
+    assert shims.runtime.finfo(jt.float16).eps == np.finfo(np.float16).eps
+    assert shims.runtime.finfo(jt.float64).min == np.finfo(np.float64).min
+    assert shims.runtime.finfo().bits == 32
     with pytest.raises(TypeError, match="not a floating dtype"):
-        shims.typeinfo.finfo(jt.int32)
+        shims.runtime.finfo(jt.int32)
 
 
 def test_torch_version_sends_version_gated_code_to_its_fallback():
     """StyleGAN2-ADA's conv2d_gradfix uses its custom op only on torch 1.7-1.9."""
-    assert isinstance(shims.typeinfo.torch_version, str)
-    assert not any(shims.typeinfo.torch_version.startswith(x) for x in ["1.7.", "1.8.", "1.9"])
+    assert isinstance(shims.runtime.torch_version, str)
+    assert not any(shims.runtime.torch_version.startswith(x) for x in ["1.7.", "1.8.", "1.9"])
 
 
 def test_default_dtype_and_symbolic_assert():
     import jittor as jt
-    assert shims.typeinfo.get_default_dtype() == jt.float32
-    shims.typeinfo.symbolic_assert(jt.array([1.0]) > 0, "fine")
+    assert shims.runtime.get_default_dtype() == jt.float32
+    shims.runtime.symbolic_assert(jt.array([1.0]) > 0, "fine")
     with pytest.raises(AssertionError, match="Wrong size"):
-        shims.typeinfo.symbolic_assert(jt.array([1.0]) < 0, "Wrong size")
+        shims.runtime.symbolic_assert(jt.array([1.0]) < 0, "Wrong size")
     with pytest.raises(AssertionError):
-        shims.typeinfo.symbolic_assert(False)
+        shims.runtime.symbolic_assert(False)
+
+
+def test_cudnn_reads_as_disabled():
+    assert shims.runtime.cudnn_enabled is False

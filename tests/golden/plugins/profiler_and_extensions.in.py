@@ -28,3 +28,7 @@ except AttributeError:
 
 def constant_dtype(dtype=None):
     return torch.get_default_dtype() if dtype is None else dtype
+
+
+def use_custom_op(enabled):
+    return enabled and torch.backends.cudnn.enabled

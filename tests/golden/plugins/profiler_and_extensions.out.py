@@ -14,16 +14,20 @@ def get_plugin(name, sources):
 
 
 def limits(x):
-    lo, hi = shims.typeinfo.finfo(x.dtype).min, shims.typeinfo.finfo(x.dtype).max
-    new = shims.typeinfo.torch_version.startswith('1.9')
+    lo, hi = shims.runtime.finfo(x.dtype).min, shims.runtime.finfo(x.dtype).max
+    new = shims.runtime.torch_version.startswith('1.9')
     return shims.clamp(x, lo, hi), new
 
 
 try:
-    symbolic_assert = shims.typeinfo.symbolic_assert
+    symbolic_assert = shims.runtime.symbolic_assert
 except AttributeError:
-    symbolic_assert = shims.typeinfo.symbolic_assert
+    symbolic_assert = shims.runtime.symbolic_assert
 
 
 def constant_dtype(dtype=None):
-    return shims.typeinfo.get_default_dtype() if dtype is None else dtype
+    return shims.runtime.get_default_dtype() if dtype is None else dtype
+
+
+def use_custom_op(enabled):
+    return enabled and shims.runtime.cudnn_enabled

@@ -1,5 +1,5 @@
-"""``torch.finfo``, ``torch.__version__``, ``torch.get_default_dtype`` and ``torch._assert`` for
-converted code."""
+"""What converted code reads of torch's runtime: ``torch.__version__``, ``torch.finfo``,
+``torch.get_default_dtype``, ``torch._assert`` and the cuDNN switch."""
 from __future__ import annotations
 
 import jittor as jt
@@ -9,6 +9,10 @@ import numpy as np
 # a torch version (StyleGAN2-ADA's conv2d_gradfix enables its custom op only on torch 1.7-1.9)
 # takes its generic fallback.
 torch_version = jt.__version__
+
+# ``torch.backends.cudnn.enabled``: torch's cuDNN is never used under Jittor, so code gated on it
+# (StyleGAN2-ADA's conv2d_gradfix custom op) takes its generic path.
+cudnn_enabled = False
 
 
 def finfo(dtype=None) -> np.finfo:
