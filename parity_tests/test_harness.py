@@ -35,11 +35,12 @@ def ref() -> Reference:
 class Tiny(nn.Module):
     """Jittor twin of ``selftest_torch.Tiny``; ``slope`` and ``body_gain`` perturb it."""
 
-    def __init__(self, slope=0.2, body_gain=1.0):
+    def __init__(self, slope=0.2, body_gain=1.0, act_grad_gain=1.0):
         super().__init__()
         self.stem = nn.Conv2d(3, 4, 3, padding=1)
         self.act = nn.ReLU()
-        self.body = nn.Sequential(ScaledConv(4, 4, 3, padding=1, gain=body_gain), nn.LeakyReLU(slope))
+        act = nn.LeakyReLU(slope) if act_grad_gain == 1.0 else WrongGradLeakyReLU(slope, act_grad_gain)
+        self.body = nn.Sequential(ScaledConv(4, 4, 3, padding=1, gain=body_gain), act)
         self.head = nn.Linear(4 * 4 * 4, 5)
 
     def execute(self, x):
@@ -57,6 +58,28 @@ class ScaledConv(nn.Conv2d):
 
     def execute(self, x):
         return nn.conv2d(x, self.weight * self._gain, self.bias, self.stride, self.padding)
+
+
+class _ScaledBackward(jt.Function):
+    def __init__(self, gain):
+        self.gain = gain
+
+    def execute(self, x):
+        return x
+
+    def grad(self, g):
+        return g * self.gain
+
+
+class WrongGradLeakyReLU(nn.Module):
+    """LeakyReLU with torch's forward and a backward scaled by ``gain`` (a wrong backward)."""
+
+    def __init__(self, slope, gain):
+        super().__init__()
+        self.slope, self.gain = slope, gain
+
+    def execute(self, x):
+        return nn.leaky_relu(_ScaledBackward(self.gain)(x), self.slope)
 
 
 def test_faithful_twin_matches_forward_grads_and_steps(ref):
@@ -86,6 +109,18 @@ def test_changed_activation_is_named_and_grads_fail_too(ref, tmp_path):
     assert not row.ok
     assert row.first_diverging == "body.1@0", row.detail
     assert p.check_forward("perturbed_activation/forward", RTOL, ATOL).first_diverging == "body.1@0"
+
+
+def test_wrong_backward_is_located_by_the_gradient_search(ref, tmp_path):
+    p = ModelParity(SUITE, ref, Tiny(act_grad_gain=1.1), results=tmp_path)
+    assert p.check_forward("wrong_backward/forward", RTOL, ATOL).ok
+    row = p.check_grads("wrong_backward/grads", RTOL, ATOL)
+    assert not row.ok and "only gradients differ" in row.detail
+    # body.1's backward is wrong: body.1's own output gradient still matches, body.0's does not.
+    assert row.first_diverging == "body.0@0", row.detail
+    assert "gradient (from the loss backwards)" in row.detail and "body.1@0" in row.detail
+    assert p.diagnose_gradients(RTOL, ATOL) is not None
+    assert ModelParity(SUITE, ref, Tiny()).diagnose_gradients(RTOL, ATOL) is None
 
 
 def test_tap_records_calls_in_torch_order_and_restores_modules(ref):

@@ -12,7 +12,7 @@ _env.apply()
 
 import jittor as jt  # noqa: E402
 
-from . import ops, nn, distributed, optim, data, checkpoint, memory  # noqa: E402,F401
+from . import ops, nn, distributed, optim, data, checkpoint, memory, profiler, cpp_extension, runtime  # noqa: E402,F401
 from . import vision  # noqa: E402,F401  (torchvision semantics: Resize, save_image)
 from .ops import *  # noqa: E402,F401,F403
 from .checkpoint import *  # noqa: E402,F401,F403

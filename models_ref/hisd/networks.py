@@ -57,8 +57,8 @@ class Dis(nn.Module):
         out = self.forward(x, s, y, i)[:, :, j]
         loss += F.relu(1 - out[:, 0]).mean()
         loss += F.relu(1 - out[:, 1]).mean()
-        loss += self.compute_grad2(out[:, 0], x).mean()
-        loss += self.compute_grad2(out[:, 1], x).mean()
+        loss += self.compute_grad2(out[:, 0], x)
+        loss += self.compute_grad2(out[:, 1], x)
         return loss
 
     def calc_dis_loss_fake_trg(self, x, s, y, i, j):
@@ -94,7 +94,8 @@ class Dis(nn.Module):
         return loss
 
     def compute_grad2(self, d_out, x_in):
-        """R1: per-sample squared norm of d(sum d_out)/dx, differentiable (second order)."""
+        """R1: mean over the batch of the squared norm of d(sum d_out)/dx, differentiable
+        (second order)."""
         batch_size = x_in.size(0)
         grad_dout = torch.autograd.grad(
             outputs=d_out.sum(), inputs=x_in,
@@ -103,7 +104,7 @@ class Dis(nn.Module):
         grad_dout2 = grad_dout.pow(2)
         assert (grad_dout2.size() == x_in.size())
         reg = grad_dout2.view(batch_size, -1).sum(1)
-        return reg
+        return reg.mean()
 
 
 ##################################################################################
@@ -395,11 +396,10 @@ class AdaptiveInstanceNorm2d(nn.Module):
     They are plain tensor attributes, not parameters: no optimizer may see them.
     """
 
-    def __init__(self, num_features, eps=1e-5, momentum=0.1):
+    def __init__(self, num_features, eps=1e-5):
         super().__init__()
         self.num_features = num_features
         self.eps = eps
-        self.momentum = momentum
         self.bias = None
         self.weight = None
 
@@ -419,21 +419,20 @@ class AdaptiveInstanceNorm2d(nn.Module):
 class InstanceNorm2d(nn.Module):
     """Instance norm with the unbiased std and eps added to the std (not the variance)."""
 
-    def __init__(self, num_features, eps=1e-5, momentum=0.1):
+    def __init__(self, num_features, eps=1e-5):
         super().__init__()
         self.num_features = num_features
         self.eps = eps
-        self.momentum = momentum
-        self.weight = nn.Parameter(torch.ones(num_features).view(1, -1, 1, 1))
-        self.bias = nn.Parameter(torch.zeros(num_features).view(1, -1, 1, 1))
+        self.weight = nn.Parameter(torch.ones(1, num_features, 1))
+        self.bias = nn.Parameter(torch.zeros(1, num_features, 1))
 
     def forward(self, x):
         N, C, H, W = x.size()
         x = x.view(N, C, -1)
         bias_in = x.mean(-1, keepdim=True)
         weight_in = x.std(-1, keepdim=True)
-        out = (x - bias_in) / (weight_in + self.eps)
-        return out.view(N, C, H, W) * self.weight + self.bias
+        out = (x - bias_in) / (weight_in + self.eps) * self.weight + self.bias
+        return out.view(N, C, H, W)
 
     def __repr__(self):
         return self.__class__.__name__ + '(' + str(self.num_features) + ')'

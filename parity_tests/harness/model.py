@@ -108,6 +108,11 @@ class Reference:
         """Recorded submodule outputs (flattened names)."""
         return self.group("act/")
 
+    @property
+    def actgrads(self) -> Arrays:
+        """Gradients of the loss with respect to the recorded submodule outputs."""
+        return self.group("actgrad/")
+
 
 def to_var(a: np.ndarray) -> jt.Var:
     """A fresh Jittor Var from a reference array (float64 becomes float32: Jittor's rule)."""
@@ -221,6 +226,8 @@ class Divergence:
     call: str
     comparisons: List[Comparison]
     missing: List[str]
+    what: str = "submodule"
+    note: str = ""
 
     @property
     def qualname(self) -> str:
@@ -230,9 +237,11 @@ class Divergence:
     def describe(self) -> str:
         """A readable account: where, shapes, error; calls Jittor never made."""
         worst = [c for c in self.comparisons if not c.ok] or self.comparisons
-        text = f"first diverging submodule: {self.call} -> " + "; ".join(c.describe() for c in worst[:3])
+        text = f"first diverging {self.what}: {self.call} -> " + "; ".join(c.describe() for c in worst[:3])
         if self.missing:
             text += f" (before it, {len(self.missing)} torch call(s) not made by the port: {', '.join(self.missing[:5])})"
+        if self.note:
+            text += f" ({self.note})"
         return text
 
 
@@ -268,6 +277,48 @@ def first_diverging(model: Any, run: Callable[[], Any], ref: Reference, rtol: fl
             return Divergence(call, comps, missing)
     if missing:
         return Divergence(missing[0], [], missing[1:])
+    return None
+
+
+def first_diverging_gradient(model: Any, loss: Callable[[], Any], ref: Reference, rtol: float,
+                             atol: float) -> Optional[Divergence]:
+    """Hook every submodule, compute ``loss()``, and return the first submodule call, walking
+    back from the loss (reverse torch execution order), whose output's gradient differs from
+    torch's; None if all match.
+
+    The call it names is where the backward pass first goes wrong: every later call's output
+    gradient still matched, so the culprit is the backward of what lies between this output and
+    the loss.  Entries where torch's output is exactly zero are not compared: a max-pool may
+    route the gradient to any of several tied zeros (ReLU-dead inputs), and the choice never
+    reaches a parameter."""
+    ref_grads = ref.actgrads
+    if not ref_grads:
+        return None
+    with ActivationTap(model) as tap:
+        value = loss()
+    by_name: Dict[str, Any] = {}
+    for key, out in tap.records:
+        by_name.update(flatten(out, key))
+    names = [n for n in ref_grads if n in by_name]
+    unique: Dict[int, Any] = {id(by_name[n]): by_name[n] for n in names}
+    grads = dict(zip(unique, jt.grad(value, list(unique.values())))) if unique else {}
+    ref_acts = ref.acts
+    by_call: Dict[str, List[str]] = {}
+    for n in names:
+        by_call.setdefault(common.act_call(n), []).append(n)
+    order = ref.act_order
+    for i in range(len(order) - 1, -1, -1):
+        call = order[i]
+        comps = []
+        for n in by_call.get(call, []):
+            got, want = to_numpy(grads[id(by_name[n])]), ref_grads[n]
+            live = ref_acts[n] != 0 if n in ref_acts and ref_acts[n].shape == want.shape else True
+            comps.append(compare(f"grad of {n}", np.where(live, got, 0), np.where(live, want, 0), rtol, atol))
+        if comps and not all(c.ok for c in comps):
+            after = next((c for c in order[i + 1:] if c in by_call), None)
+            note = (f"gradients of later outputs match: look at the backward between it and {after}"
+                    if after else "look at the loss's backward")
+            return Divergence(call, comps, [], what="gradient (from the loss backwards)", note=note)
     return None
 
 
@@ -419,9 +470,19 @@ class ModelParity:
         comps += compare_sets(dict(zip(names, grads)), self.ref.grads, rtol, atol, "grad")
         div = None
         if not all(c.ok for c in comps) and self.ref.act_order:
-            div = self.diagnose(rtol, atol)
-        note = "forward matches, only gradients differ" if (div is None and not all(c.ok for c in comps)) else ""
+            div = self.diagnose(rtol, atol) or self.diagnose_gradients(rtol, atol)
+        note = ("forward matches, only gradients differ"
+                if ((div is None or div.what != "submodule") and not all(c.ok for c in comps)) else "")
         return make_row(self.suite, case, comps, div, note, self.results)
+
+    def diagnose_gradients(self, rtol: float, atol: float) -> Optional[Divergence]:
+        """The first submodule, from the loss backwards, whose output gradient differs."""
+        load_weights(self.model, self.ref.state_dict)
+
+        def loss() -> Any:
+            inputs = self.inputs()
+            return self.loss_of(self.forward(self.model, inputs), inputs)
+        return first_diverging_gradient(self.model, loss, self.ref, rtol, atol)
 
     def check_steps(self, case: str, optimizer: Mapping[str, Any], rtol: float, atol: float) -> Row:
         """The ``state_dict`` after each saved optimizer step vs torch (same optimizer spec);

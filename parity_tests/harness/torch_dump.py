@@ -64,6 +64,7 @@ class ActivationRecorder:
     def __init__(self, model: torch.nn.Module):
         self.model = model
         self.records: List[Tuple[str, Any]] = []
+        self.live: List[Tuple[str, torch.Tensor]] = []   # differentiable outputs, for actgrad/
         self._handles: list = []
         self._calls: Dict[str, int] = {}
 
@@ -72,7 +73,9 @@ class ActivationRecorder:
             k = self._calls.get(name, 0)
             self._calls[name] = k + 1
             key = f"{name}@{k}"
-            self.records.append((key, [(n, to_numpy(t)) for n, t in flatten(output, key)]))
+            flat = flatten(output, key)
+            self.records.append((key, [(n, to_numpy(t)) for n, t in flat]))
+            self.live.extend((n, t) for n, t in flat if t.requires_grad)
         return hook
 
     def __enter__(self) -> "ActivationRecorder":
@@ -176,7 +179,17 @@ def dump(path: Union[str, Path], model: torch.nn.Module, inputs: Mapping[str, np
 
     params = dict(model.named_parameters())
     value = compute_loss(out)
-    grads = torch.autograd.grad(value, [params[n] for n in trainable], allow_unused=True)
+    live = recorder.live if record_acts else []
+    try:
+        grads = torch.autograd.grad(value, [params[n] for n in trainable] + [t for _, t in live],
+                                    allow_unused=True)
+    except RuntimeError:  # an output later modified in place: no activation gradients
+        live = []
+        grads = torch.autograd.grad(value, [params[n] for n in trainable], allow_unused=True)
+    for (n, _), g in zip(live, grads[len(trainable):]):
+        if g is not None:
+            arrays[f"actgrad/{n}"] = to_numpy(g)
+    grads = grads[:len(trainable)]
     arrays["loss"] = to_numpy(value).reshape(1)
     for n, g in zip(trainable, grads):
         arrays[f"grad/{n}"] = to_numpy(g) if g is not None else np.zeros(tuple(params[n].shape), np.float32)

@@ -86,9 +86,9 @@ class ApiCallRule(Rule):
 
     # -- references -------------------------------------------------------------------
     def _lookup(self, qual: str) -> Tuple[Optional[ApiEntry], str]:
-        """The row for ``qual`` or for its longest prefix that is a class/module row,
+        """The row for ``qual`` or for its longest prefix that is a class/module/attribute row,
         plus the attribute path left over (``torch.nn.Module.__init__`` -> Module row,
-        ``.__init__``)."""
+        ``.__init__``; ``torch.__version__.startswith`` -> ``__version__`` row, ``.startswith``)."""
         table = self.ctx.table
         entry = table.get(qual)
         if entry is not None:
@@ -96,7 +96,7 @@ class ApiCallRule(Rule):
         parts = qual.split(".")
         for i in range(len(parts) - 1, 1, -1):
             e = table.get(".".join(parts[:i]))
-            if e is not None and e.kind in ("class", "module"):
+            if e is not None and e.kind in ("class", "module", "attribute"):
                 return e, "." + ".".join(parts[i:])
         return None, ""
 
