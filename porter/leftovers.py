@@ -68,6 +68,9 @@ def default_reason(ctx: FileContext, api: str) -> Tuple[str, str]:
         return "JT001", entry.reason
     if entry is not None and entry.status in ("direct", "shim"):
         return "JT001", f"mapped to {entry.target}, but this form of use was not converted"
+    space, _, name = api.rpartition(".")
+    if name in ctx.table.members.get(space, ()):
+        return "JT001", "not in jtport's mapping table yet (Jittor may lack it or define it differently): port by hand"
     return "JT001", "no Jittor mapping for this torch API"
 
 

@@ -87,7 +87,7 @@ def convert_source(source: str, path: str = "<string>", table: Optional[MappingT
     table = table if table is not None else default_table()
     try:
         with _deep_recursion():
-            names = resolve(module, list(table.methods), rule_identifiers(RULES))
+            names = resolve(module, method_names(table), rule_identifiers(RULES))
             if not names.has_torch:
                 return ConvertResult(source, report)
             code = _convert_module(module, names, table, path, source, report)
@@ -138,3 +138,9 @@ def _convert_module(module: cst.Module, names, table: MappingTable, path: str, s
     report.notes.extend(ctx.notes)
     report.run_notes.extend(ctx.run_notes)
     return module.code
+
+
+def method_names(table) -> list:
+    """Tensor methods the resolver records: the table's, and every other public member of
+    ``torch.Tensor`` (no row: marked as unknown rather than passed through to Jittor's Var)."""
+    return sorted(set(table.methods) | table.members.get("torch.Tensor", frozenset()))

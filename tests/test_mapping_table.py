@@ -81,3 +81,29 @@ def test_loader_rejects_bad_rows(tmp_path):
     (tmp_path / "x.toml").write_text('["torch.foo"]\nstatus = "unsupported"\n')
     with pytest.raises(TableError, match="needs a reason"):
         load_table(tmp_path)
+
+
+def test_rows_name_real_torch_members():
+    """A row of ``torch``, ``torch.Tensor``, ``torch.nn`` or ``torch.nn.functional`` names a
+    member torch has (``torch_members.json``, generated from torch): a misspelt row would
+    never match, and the name it meant would pass as unknown."""
+    members = TABLE.members
+    assert len(members["torch.Tensor"]) > 500 and len(members["torch"]) > 900
+    wrong = []
+    for e in TABLE:
+        space, _, name = e.api.rpartition(".")
+        if space in members and name not in members[space] and not name.startswith("_") \
+                and not (name.startswith("__") or e.api in ("torch.Assert",)):
+            wrong.append(e.api)
+    assert not wrong, wrong
+
+
+def test_unknown_tensor_methods_are_marked_not_passed_through():
+    """A tensor method torch has and the table does not know is marked (JT001), never left
+    unmarked for a Jittor Var that lacks it."""
+    from porter import convert_source
+
+    result = convert_source("import torch\n\ndef f(x):\n    return x.broadcast_to((3, 3)), x.byte()\n", "m.py")
+    marked = {u.api for u in result.report.unsupported}
+    assert marked == {"torch.Tensor.broadcast_to", "torch.Tensor.byte"}
+    assert all("not in jtport's mapping table" in u.reason for u in result.report.unsupported)

@@ -124,9 +124,12 @@ def _entry(api: str, row: dict, source: str) -> ApiEntry:
 class MappingTable:
     """All rows of the table, by torch qualified name, plus an index of tensor methods."""
 
-    def __init__(self, entries: Dict[str, ApiEntry]):
+    def __init__(self, entries: Dict[str, ApiEntry], members: Optional[Mapping[str, frozenset]] = None):
         self.entries = entries
         self.methods = {e.short_name: e for e in entries.values() if e.is_method}
+        #: torch's public surface by namespace (``torch_members.json``); empty for a table
+        #: without one (the golden tests' pinned tables)
+        self.members: Mapping[str, frozenset] = members or {}
 
     def get(self, api: str) -> Optional[ApiEntry]:
         """The row for a torch qualified name, or None."""
@@ -156,7 +159,18 @@ def load_table(directory: Path = TABLE_DIR) -> MappingTable:
             if api in entries:
                 raise TableError(f"{path.name}: [{api!r}] is already defined in {entries[api].source}")
             entries[api] = _entry(api, row, path.name)
-    return MappingTable(entries)
+    return MappingTable(entries, _members(Path(directory) / "torch_members.json"))
+
+
+def _members(path: Path) -> Dict[str, frozenset]:
+    """Every public member of ``torch.Tensor``, ``torch``, ``torch.nn`` and
+    ``torch.nn.functional``, by namespace, from a file ``generate_members.py`` wrote from torch."""
+    if not path.exists():
+        return {}
+    import json
+
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return {k: frozenset(v) for k, v in data.items() if isinstance(v, list)}
 
 
 @lru_cache(maxsize=1)

@@ -108,6 +108,8 @@ CASES = [
     case(A, "torch.Tensor.triu", "out = m.triu()", {"m": "f32[4,4]"}),
     case(A, "torch.diag", "out = torch.diag(v)", {"v": "f32[4]"}),
     case(A, "torch.diag", "out = torch.diag(m)", {"m": "f32[4,4]"}, variant="extract"),
+    case(A, "torch.Tensor.diag", "out = v.diag()", {"v": "f32[4]"}),
+    case(A, "torch.Tensor.diag", "out = m.diag()", {"m": "f32[4,4]"}, variant="extract"),
     case(A, "torch.diagonal", "out = torch.diagonal(x, 0, 1, 2)", I),
     case(A, "torch.Tensor.diagonal", "out = m.diagonal()", {"m": "f32[4,4]"}),
     case(A, "torch.trace", "out = torch.trace(m)", {"m": "f32[4,4]"}),
