@@ -332,7 +332,7 @@ def _first(v):
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False,
                return_indices: bool = False):
     """``F.max_pool1d`` via ``shims.nn.max_pool2d`` on a height-1 map."""
-    from .nn import max_pool2d
+    from ..nn import max_pool2d
 
     s = None if stride is None else (1, _first(stride))
     y = max_pool2d(input.unsqueeze(-2), (1, _first(kernel_size)), s, (0, _first(padding)),
@@ -343,7 +343,7 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
                count_include_pad: bool = True):
     """``F.avg_pool1d`` via ``shims.nn.avg_pool2d`` on a height-1 map."""
-    from .nn import avg_pool2d
+    from ..nn import avg_pool2d
 
     s = None if stride is None else (1, _first(stride))
     y = avg_pool2d(input.unsqueeze(-2), (1, _first(kernel_size)), s, (0, _first(padding)), ceil_mode,
@@ -353,6 +353,6 @@ def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = Fal
 
 def adaptive_avg_pool1d(input, output_size):
     """``F.adaptive_avg_pool1d`` via ``shims.nn.adaptive_avg_pool2d``."""
-    from .nn import adaptive_avg_pool2d
+    from ..nn import adaptive_avg_pool2d
 
     return adaptive_avg_pool2d(input.unsqueeze(-2), (1, _first(output_size))).squeeze(-2)
