@@ -82,6 +82,11 @@ class Reference:
         return self.group("grad/")
 
     @property
+    def grads64(self) -> Arrays:
+        """The float64 gradients (``dump(..., float64_grads=True)``)."""
+        return self.group("grad64/")
+
+    @property
     def trainable(self) -> List[str]:
         """Names of the parameters torch trains (``requires_grad``)."""
         return self.names("meta/trainable") or list(self.grads)
@@ -419,8 +424,9 @@ class ModelParity:
         """One forward pass on the reference inputs."""
         return self.forward(self.model, self.inputs())
 
-    def loss_of(self, outputs: Any, inputs: Mapping[str, Any]) -> jt.Var:
-        """The scalar loss of a forward pass (same definition as the torch side)."""
+    def loss_of(self, outputs: Any, inputs: Mapping[str, Any], dtype: Any = np.float32) -> jt.Var:
+        """The scalar loss of a forward pass (same definition as the torch side; the default
+        loss's weights in ``dtype``)."""
         if self.loss is not None:
             return self.loss(outputs, inputs)
         weights = self.ref.group("lossw/")
@@ -431,7 +437,7 @@ class ModelParity:
                                f"(torch outputs: {sorted(weights)})")
             if not str(v.dtype).startswith("float"):
                 continue
-            term = (v * to_var(weights[name])).sum()
+            term = (v * to_var(weights[name].astype(dtype))).sum()
             total = term if total is None else total + term
         if total is None:
             raise ValueError("the model returned no floating-point output")
@@ -458,11 +464,26 @@ class ModelParity:
                            f"{' ...' if len(missing) > 5 else ''}")
         return params
 
-    def check_grads(self, case: str, rtol: float, atol: float) -> Row:
-        """The loss and its gradient for every torch-trainable parameter vs torch."""
+    def check_grads(self, case: str, rtol: float, atol: float, float64: bool = False) -> Row:
+        """The loss and its gradient for every torch-trainable parameter vs torch.
+
+        ``float64``: both sides compute in float64 (the reference from ``dump(...,
+        float64_grads=True)``, the port under :func:`in_float64`), for gradients float32 cannot
+        decide (see ``torch_dump.float64_gradients``)."""
         load_weights(self.model, self.ref.state_dict)
         params = self._params()
         names = self.ref.trainable
+        if float64:
+            if "loss64" not in self.ref.arrays:
+                raise KeyError(f"{self.ref.path.name} has no float64 gradients (dump(..., float64_grads=True))")
+            with in_float64(self.model), jt.flag_scope(auto_convert_64_to_32=0):
+                inputs = {k: to_var(v.astype(np.float64) if v.dtype == np.float32 else v)
+                          for k, v in self.ref.inputs.items()}
+                value = self.loss_of(self.forward(self.model, inputs), inputs, np.float64)
+                grads = [to_numpy(g) for g in jt.grad(value, [params[n] for n in names])]
+                comps = [compare("loss", to_numpy(value), self.ref["loss64"], rtol, atol)]
+                comps += compare_sets(dict(zip(names, grads)), self.ref.grads64, rtol, atol, "grad")
+            return make_row(self.suite, case, comps, None, "float64 on both sides", self.results)
         inputs = self.inputs()
         value = self.loss_of(self.forward(self.model, inputs), inputs)
         grads = jt.grad(value, [params[n] for n in names])
