@@ -245,6 +245,7 @@ _INPLACE = {
     "lt_": lambda a, b: (a < b).cast(a.dtype), "le_": lambda a, b: (a <= b).cast(a.dtype),
     "gt_": lambda a, b: (a > b).cast(a.dtype), "ge_": lambda a, b: (a >= b).cast(a.dtype),
     "logical_not_": lambda a: a.logical_not().cast(a.dtype),
+    "nan_to_num_": lambda a, nan=0.0, posinf=None, neginf=None: nan_to_num(a, nan, posinf, neginf),
 }
 for _n, _f in _INPLACE.items():
     globals()[_n] = _inplace(_f, _n)

@@ -73,6 +73,26 @@ class Optimizer(jt.optim.Optimizer):
 
     _counts_steps = True  # torch keeps a per-parameter 'step' (SGD does not)
 
+    def __init_subclass__(cls, **kw):
+        """A torch optimizer subclass in converted code defines ``step(self, closure=None)``;
+        Jittor's fused ``opt.step(loss)`` (the training-step rule's form) reaches it with the loss
+        as ``closure``: run ``zero_grad(); loss.backward()`` first, then its ``step()``."""
+        super().__init_subclass__(**kw)
+        own = cls.__dict__.get("step")
+        if own is None or getattr(own, "_jtport_fused", False):
+            return
+
+        def step(self, *args, **kwargs):
+            if args and isinstance(args[0], jt.Var):
+                self.zero_grad()
+                _autograd.backward([args[0]], retain_graph=kwargs.pop("retain_graph", False))
+                args = args[1:]
+            return own(self, *args, **kwargs)
+
+        step._jtport_fused = True
+        step.__doc__, step.__name__, step.__qualname__ = own.__doc__, own.__name__, own.__qualname__
+        cls.step = step
+
     def __init__(self, params, defaults: Dict[str, Any]):
         groups = _as_groups(params)
         self._defaults = dict(defaults)
