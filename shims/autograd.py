@@ -53,6 +53,7 @@ _C_REQUIRES_GRAD = jt.Var.__dict__["requires_grad"]  # Jittor's getset: not is_s
 _C_START_GRAD = jt.Var.start_grad
 _JT_REGISTER_HOOK = jt.Var.register_hook
 _FLOAT = frozenset(("float16", "float32", "float64", "bfloat16"))
+_JT_BUFFERS = frozenset(("running_mean", "running_var", "num_batches_tracked"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -417,35 +418,46 @@ def register_hook(v: jt.Var, hook: Callable) -> RemovableHandle:
     accumulated into ``.grad``, as torch does, on every backward.  On a computed Var, Jittor's
     ``Var.register_hook`` inserts a hook node: Vars computed from ``v`` after the call send
     their gradients through it (torch's hook also sees the gradient of uses made before the
-    call; register hooks right after computing ``v``, as models do).  Returns a handle whose
-    ``remove()`` stops the hook."""
+    call; register hooks right after computing ``v``, as models do); with ``retain_grad()`` the
+    retained ``.grad`` is the hooked gradient, as torch's (the hook then runs twice per
+    backward).  Returns a handle whose ``remove()`` stops the hook."""
     if not _get_requires_grad(v):
         raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-    if getattr(v, _LEAF, False):
-        hooks = getattr(v, _HOOKS, None)
-        if hooks is None:
-            hooks = []
-            setattr(v, _HOOKS, hooks)
-        hooks.append(hook)
-
-        def remove():
-            if hook in hooks:
-                hooks.remove(hook)
-
-        return RemovableHandle(remove)
+    hooks = getattr(v, _HOOKS, None)
+    if hooks is None:
+        hooks = []
+        setattr(v, _HOOKS, hooks)
+    hooks.append(hook)  # run on the gradient accumulated into v.grad (a leaf, or retain_grad)
     on = [True]
 
-    def hooked(g):
-        return hook(g) if on[0] else None
+    def remove():
+        on[0] = False
+        if hook in hooks:
+            hooks.remove(hook)
 
-    _JT_REGISTER_HOOK(v, hooked)
-    return RemovableHandle(lambda: on.__setitem__(0, False))
+    if not getattr(v, _LEAF, False):
+        def hooked(g):
+            return hook(g) if on[0] else None
+
+        _JT_REGISTER_HOOK(v, hooked)
+    return RemovableHandle(remove)
 
 
 def _module_zero_grad(self, set_to_none: bool = True) -> None:
     """torch's ``Module.zero_grad`` for Jittor's own modules."""
     from .optim.optimizers import _zero_grads
     _zero_grads(self.parameters(), set_to_none)
+
+
+def _module_requires_grad_(self, requires_grad: bool = True):
+    """torch's ``Module.requires_grad_`` for Jittor's own modules: set every parameter's flag
+    (Jittor's runs the module's forward under ``no_grad``, which also cuts the gradient to its
+    inputs: a frozen discriminator would pass none to the generator)."""
+    for name, p in self.named_parameters():
+        if name.rsplit(".", 1)[-1] in _JT_BUFFERS:
+            continue  # Jittor keeps its norm layers' running statistics among the parameters
+        p.requires_grad = bool(requires_grad)
+    return self
 
 
 def _install() -> None:
@@ -460,6 +472,7 @@ def _install() -> None:
     jt.Var.retain_grad = _retain_grad
     jt.Var.register_hook = register_hook
     jt.Module.__new__ = staticmethod(_module_new)
+    jt.Module.requires_grad_ = _module_requires_grad_
     if not hasattr(jt.Module, "zero_grad"):
         jt.Module.zero_grad = _module_zero_grad
 

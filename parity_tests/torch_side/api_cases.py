@@ -73,7 +73,7 @@ def run_case(case, arrays, meta):
             if isinstance(mod, nn.Module) and not mname.startswith("_"):
                 entry["modules"].append(mname)
                 for k, v in mod.state_dict().items():
-                    arrays[f"{cid}::sd::{mname}.{k}"] = v.detach().cpu().numpy()
+                    arrays[f"{cid}::sd::{mname}.{k}"] = v.detach().cpu().numpy().copy()  # src may step the weights in place
                 for k, p in mod.named_parameters():
                     if case.grad and p.requires_grad:
                         leaves[f"{mname}.{k}"] = p
