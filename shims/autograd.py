@@ -52,7 +52,6 @@ _HOOKS = "_jtport_hooks"    # a leaf's gradient hooks, in registration order
 _C_REQUIRES_GRAD = jt.Var.__dict__["requires_grad"]  # Jittor's getset: not is_stop_grad()
 _C_START_GRAD = jt.Var.start_grad
 _JT_REGISTER_HOOK = jt.Var.register_hook
-_FLOAT = frozenset(("float16", "float32", "float64", "bfloat16"))
 _JT_BUFFERS = frozenset(("running_mean", "running_var", "num_batches_tracked"))
 
 
@@ -110,17 +109,8 @@ def register_leaf(v: jt.Var) -> jt.Var:
     return v
 
 
-def _own_vars(module) -> Iterable[jt.Var]:
-    d = module.__dict__
-    if isinstance(module, jt.nn.ParameterList):
-        d = module.params
-    for k, v in d.items():
-        if isinstance(v, jt.Var) and not (isinstance(k, str) and k.startswith("_")):
-            yield v
-
-
 def _trainable(v: jt.Var) -> bool:
-    return not v.is_stop_grad() and str(v.dtype) in _FLOAT
+    return not v.is_stop_grad() and v.dtype.is_float()
 
 
 def leaves() -> List[jt.Var]:
@@ -130,13 +120,16 @@ def leaves() -> List[jt.Var]:
     out: List[jt.Var] = []
     seen = set()
     live = []
+    var, plist = jt.Var, jt.nn.ParameterList
     for ref in _modules:
         m = ref()
         if m is None:
             continue
         live.append(ref)
-        for v in _own_vars(m):
-            if id(v) not in seen and _trainable(v):
+        d = m.params if isinstance(m, plist) else m.__dict__
+        for k, v in d.items():
+            if type(v) is var and not v.is_stop_grad() and v.dtype.is_float() \
+                    and not (isinstance(k, str) and k.startswith("_")) and id(v) not in seen:
                 seen.add(id(v))
                 out.append(v)
     if len(live) != len(_modules):
@@ -147,8 +140,6 @@ def leaves() -> List[jt.Var]:
         if id(v) not in seen and _trainable(v):
             seen.add(id(v))
             out.append(v)
-    for v in out:
-        setattr(v, _LEAF, True)
     return out
 
 
@@ -260,7 +251,7 @@ def backward(tensors, grad_tensors=None, retain_graph: Optional[bool] = None, cr
         if not targets:
             raise RuntimeError("backward(): 'inputs' argument to backward() cannot be empty")
         for t in targets:
-            if str(t.dtype) not in _FLOAT:
+            if not t.dtype.is_float():
                 raise RuntimeError("backward(): only floating point inputs can require gradients")
     if loss.is_stop_grad() or not targets:
         raise RuntimeError("element 0 of tensors does not require grad and does not have a grad_fn")
@@ -284,15 +275,16 @@ def _accumulate(targets: List[jt.Var], grads: List[jt.Var], reached: List[bool],
     for p, g, r in zip(targets, grads, reached):
         if not r and not ddp:
             continue
+        own = True  # g is jt.grad's: its flags are ours to set
         if r:
             hooks = getattr(p, _HOOKS, None)
             if hooks:
                 for hook in list(hooks):
                     new = hook(g)
                     if new is not None:
-                        g = new
+                        g, own = new, False
         if not create_graph and not g.is_stop_grad():
-            g = g.detach()
+            g = g.stop_grad() if own else g.detach()
         old = getattr(p, _GRAD, None)
         totals[id(p)] = g if old is None else old + g
         got[id(p)] = r
@@ -347,7 +339,8 @@ def _reaches_leaf(v: jt.Var) -> bool:
     """True when a backward from ``v`` reaches a leaf that requires grad (torch's requires_grad
     of a computed tensor)."""
     targets = leaves()
-    if getattr(v, _LEAF, False):
+    if any(t is v for t in targets):
+        setattr(v, _LEAF, True)
         return True
     if not targets:
         return False
@@ -356,7 +349,7 @@ def _reaches_leaf(v: jt.Var) -> bool:
 
 
 def _get_requires_grad(self) -> bool:
-    if self.is_stop_grad() or str(self.dtype) not in _FLOAT:
+    if self.is_stop_grad() or not self.dtype.is_float():
         return False
     if getattr(self, _LEAF, False):
         return True
@@ -383,7 +376,8 @@ def _requires_grad_(self, requires_grad: bool = True):
 
 def _is_leaf(self) -> bool:
     """torch's ``is_leaf``: a tensor that does not require grad, or a leaf that does."""
-    return bool(getattr(self, _LEAF, False)) or not _get_requires_grad(self)
+    requires = _get_requires_grad(self)  # marks a leaf found among the store's leaves
+    return not requires or bool(getattr(self, _LEAF, False))
 
 
 def _retain_grad(self) -> None:
