@@ -108,6 +108,11 @@ CASES = [
          "for p in m.parameters():\n"
          "    if p.grad is not None:\n        p.grad.nan_to_num_(nan=0, posinf=1e5, neginf=-1e5)\n"
          "gw, gb = m.weight.grad, m.bias.grad", X, outputs=("gw", "gb"), **G),
+    case(A, "torch.nan_to_num",
+         "(m(x) ** 2).sum().backward()\ng = m.weight.grad\n"
+         "g.copy_(torch.where(g > 0.5, torch.full_like(g, float('nan')), g))\nfor p in m.parameters():\n"
+         "    torch.nan_to_num(p.grad, nan=0, posinf=1e5, neginf=-1e5, out=p.grad)\n"
+         "gw, gb = m.weight.grad, m.bias.grad", X, variant="out_grad_stylegan2", outputs=("gw", "gb"), **G),
     case(A, "torch.nn.utils.clip_grad_value_",
          "(m(x) ** 2).sum().backward()\nnn.utils.clip_grad_value_(m.parameters(), 0.3)\n"
          "gw, gb = m.weight.grad, m.bias.grad", X, outputs=("gw", "gb"), **G),
