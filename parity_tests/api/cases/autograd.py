@@ -51,6 +51,14 @@ CASES = [
          "x.requires_grad_()\ny = m(x)\ntorch.autograd.backward(y, grad_tensors=v, inputs=[m.bias, x])\n"
          "gw, gb, gx = m.weight.grad, m.bias.grad, x.grad",
          {"x": "f32[5,4]", "v": "f32[5,3]"}, variant="grad_tensors_inputs", outputs=("gw", "gb", "gx"), **G),
+    # -- tensors created with requires_grad=True: leaves of the store ---------------------------
+    *[case(A, f"torch.{f}", f"w = torch.{f}({args}, requires_grad=True)\n(x @ w).sum().backward()\n"
+           "gw, gx, rg = w.grad, x.grad, w.requires_grad", X, variant="requires_grad", outputs=("gw", "gx", "rg"),
+           grad=False)
+      for f, args in [("zeros", "4, 3"), ("ones", "(4, 3)"), ("empty", "4, 3"), ("randn", "4, 3"),
+                      ("rand", "4, 3"), ("zeros_like", "x.t()[:, :3]"), ("ones_like", "x.t()[:, :3]"),
+                      ("randn_like", "x.t()[:, :3]"), ("rand_like", "x.t()[:, :3]"),
+                      ("full_like", "x.t()[:, :3], 0.5"), ("tensor", "[[0.5] * 3] * 4")]],
     # -- Tensor.grad ---------------------------------------------------------------------------
     case(A, "torch.Tensor.grad", "x.requires_grad_()\ng0, gx0 = m.weight.grad, x.grad\n"
          "m(x).sum().backward()\ngb, gx = m.bias.grad, x.grad",
