@@ -51,6 +51,8 @@ _HOOKS = "_jtport_hooks"    # a leaf's gradient hooks, in registration order
 
 _C_REQUIRES_GRAD = jt.Var.__dict__["requires_grad"]  # Jittor's getset: not is_stop_grad()
 _C_START_GRAD = jt.Var.start_grad
+_C_ASSIGN = jt.Var.assign
+_C_UPDATE = jt.Var.update
 _JT_REGISTER_HOOK = jt.Var.register_hook
 _JT_BUFFERS = frozenset(("running_mean", "running_var", "num_batches_tracked"))
 
@@ -437,6 +439,30 @@ def register_hook(v: jt.Var, hook: Callable) -> RemovableHandle:
     return RemovableHandle(remove)
 
 
+def _keeping_requires_grad(c_method, name: str):
+    """``assign``/``update`` that leave a Var requiring grad when it did: torch's in-place writes
+    (``p.sub_(lr * p.grad)``, ``w -= ...``, ``p.zero_()``, ``p.copy_(x)`` under ``no_grad``) keep
+    ``requires_grad``; Jittor's take the new value's flag, and a value computed under
+    ``no_grad`` is gradient-stopped: the parameter froze (measured)."""
+    def method(self, v):
+        trainable = not self.is_stop_grad()
+        out = c_method(self, v)
+        if trainable and self.is_stop_grad():
+            _C_START_GRAD(self)
+        return out
+
+    method.__name__ = name
+    method.__doc__ = f"Jittor's ``Var.{name}``, keeping requires_grad (shims.autograd)."
+    return method
+
+
+def _inplace_binary(op):
+    def method(self, other):
+        return self.assign(op(self, other))
+
+    return method
+
+
 def _module_zero_grad(self, set_to_none: bool = True) -> None:
     """torch's ``Module.zero_grad`` for Jittor's own modules."""
     from .optim.optimizers import _zero_grads
@@ -465,6 +491,13 @@ def _install() -> None:
     jt.Var.is_leaf = property(_is_leaf, None, None, "torch's is_leaf (shims.autograd)")
     jt.Var.retain_grad = _retain_grad
     jt.Var.register_hook = register_hook
+    jt.Var.assign = _keeping_requires_grad(_C_ASSIGN, "assign")
+    jt.Var.update = _keeping_requires_grad(_C_UPDATE, "update")
+    import operator
+    for name, op in (("__iadd__", operator.add), ("__isub__", operator.sub), ("__imul__", operator.mul),
+                     ("__itruediv__", operator.truediv), ("__ifloordiv__", operator.floordiv),
+                     ("__imod__", operator.mod), ("__ipow__", operator.pow)):
+        setattr(jt.Var, name, _inplace_binary(op))  # Jittor's C++ slots bypass assign
     jt.Module.__new__ = staticmethod(_module_new)
     jt.Module.requires_grad_ = _module_requires_grad_
     if not hasattr(jt.Module, "zero_grad"):

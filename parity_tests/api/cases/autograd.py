@@ -71,6 +71,11 @@ CASES = [
          "opt = torch.optim.Adam(m.parameters(), lr=0.1)\n(m(x) ** 2).sum().backward()\n"
          "m.weight.grad = torch.ones_like(m.weight)\nm.bias.grad = None\nopt.step()\nw, b = m.weight, m.bias",
          X, variant="replace_and_none", outputs=("w", "b"), **G, **STEPS),
+    case(A, "torch.Tensor.grad",
+         "w = m.weight\nb = m.bias\nfor i in range(3):\n    ((m(x) - i) ** 2).mean().backward()\n"
+         "    with torch.no_grad():\n        w -= 0.1 * w.grad\n        b.sub_(0.1 * b.grad)\n"
+         "        w.grad.zero_()\n        b.grad.zero_()\nrw, rb = w.requires_grad, b.requires_grad",
+         X, variant="manual_sgd_no_grad", outputs=("w", "b", "rw", "rb"), **G, **STEPS),
     # -- requires_grad, is_leaf ----------------------------------------------------------------
     case(A, "torch.Tensor.requires_grad",
          "for p in m.parameters():\n    p.requires_grad = False\nr1 = m(x).requires_grad\n"
