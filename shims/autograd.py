@@ -52,6 +52,7 @@ _HOOKS = "_jtport_hooks"    # a leaf's gradient hooks, in registration order
 _C_REQUIRES_GRAD = jt.Var.__dict__["requires_grad"]  # Jittor's getset: not is_stop_grad()
 _C_START_GRAD = jt.Var.start_grad
 _C_ASSIGN = jt.Var.assign
+_JT_DEEPCOPY = jt.Var.__deepcopy__
 _C_UPDATE = jt.Var.update
 _JT_REGISTER_HOOK = jt.Var.register_hook
 _JT_BUFFERS = frozenset(("running_mean", "running_var", "num_batches_tracked"))
@@ -456,6 +457,20 @@ def _keeping_requires_grad(c_method, name: str):
     return method
 
 
+def _deepcopy(self, memo):
+    """``copy.deepcopy`` of a Var as torch's: the copy keeps ``requires_grad`` (Jittor's is
+    always trainable) and a copy of ``.grad``."""
+    result = _JT_DEEPCOPY(self, memo)
+    if self.is_stop_grad():
+        result.stop_grad()
+    elif getattr(self, _LEAF, False):
+        register_leaf(result)
+    g = getattr(self, _GRAD, None)
+    if g is not None:
+        setattr(result, _GRAD, _JT_DEEPCOPY(g, memo).stop_grad())
+    return result
+
+
 def _inplace_binary(op):
     def method(self, other):
         return self.assign(op(self, other))
@@ -493,6 +508,7 @@ def _install() -> None:
     jt.Var.register_hook = register_hook
     jt.Var.assign = _keeping_requires_grad(_C_ASSIGN, "assign")
     jt.Var.update = _keeping_requires_grad(_C_UPDATE, "update")
+    jt.Var.__deepcopy__ = _deepcopy
     import operator
     for name, op in (("__iadd__", operator.add), ("__isub__", operator.sub), ("__imul__", operator.mul),
                      ("__itruediv__", operator.truediv), ("__ifloordiv__", operator.floordiv),

@@ -155,3 +155,14 @@ def train(w, opt):
     ns["train"](w, ns["PlainSGD"]([w], lr=0.25))
     # w <- w - 0.25 * 2 (w - 1): 0 -> 0.5 -> 0.75 -> 0.875
     np.testing.assert_allclose(w.numpy(), [0.875, 0.875], rtol=1e-6)
+
+
+def test_deepcopy_keeps_requires_grad_and_grad():
+    import copy
+    m = jt.nn.Linear(3, 2)
+    m.weight.requires_grad = False
+    (m(jt.ones(1, 3)) ** 2).sum().backward()
+    m2 = copy.deepcopy(m)  # G_ema = copy.deepcopy(G): torch copies requires_grad and .grad
+    assert (m2.weight.requires_grad, m2.bias.requires_grad) == (False, True)
+    assert m2.weight.grad is None and m2.bias.grad is not m.bias.grad
+    np.testing.assert_array_equal(m2.bias.grad.numpy(), m.bias.grad.numpy())
