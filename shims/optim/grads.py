@@ -41,11 +41,12 @@ def explain_unreached(names: Iterable[str]) -> None:
     _explained = True
     shown = ", ".join(repr(n) for n in names[:3]) + (" ..." if len(names) > 3 else "")
     warnings.warn(
-        f"{len(names)} parameter(s) took no part in computing the loss ({shown}), e.g. heads or "
-        "branches this loss does not use, or a network whose inputs were detached. As in torch (their "
-        "grad stays None), the optimizer leaves them and their state unchanged this step. Jittor "
-        "itself would log \"doesn't have gradient. It will be set to zero\" for each of them; "
-        "this is said once.", NoGradientWarning, stacklevel=3)
+        f"{len(names)} parameter(s) have no gradient at this step ({shown}): their .grad is None "
+        "because they took no part in computing the loss (heads or branches this loss does not use, "
+        "a network whose inputs were detached) or because it was set to None. As in torch, the "
+        "optimizer leaves them and their state unchanged. Jittor itself would log \"doesn't have "
+        "gradient. It will be set to zero\" for each of them; this is said once.",
+        NoGradientWarning, stacklevel=3)
 
 
 def backward(loss: jt.Var, retain_graph: bool = False) -> None:
