@@ -50,7 +50,9 @@ def float64_run(ref: Reference, steps: int, lr: float) -> dict:
             opt.backward(value)
             if k == 1:
                 arrays["loss"] = to_numpy(value).reshape(1)
-                arrays.update({f"grad/{name_of[id(p)]}": to_numpy(p.grad) for p in trained})
+                # a parameter the loss does not reach has no .grad (torch: None): zeros, as compared
+                arrays.update({f"grad/{name_of[id(p)]}": to_numpy(p.grad) if p.grad is not None
+                               else np.zeros(tuple(p.shape), str(p.dtype)) for p in trained})
             opt.step()
             arrays.update({f"step{k}/param/{n}": to_numpy(params[n]) for n in ref.trainable})
         arrays["meta/dtypes"] = np.array(sorted({str(p.dtype) for p in trained}))
