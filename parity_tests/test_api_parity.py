@@ -24,7 +24,7 @@ import pytest
 
 from parity_tests.api.case import all_cases
 from parity_tests.api.runner import TORCH_SIDE, CaseRunner, ResultStore, isfinite_or_none, row_outcomes
-from parity_tests.harness import results
+from porter.parity import results
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC_RESULTS = ROOT / "docs" / "api_parity_results.json"

@@ -7,7 +7,7 @@ import pytest
 
 from porter import convert_path
 from porter.parity_cmd import main
-from parity_tests.harness.spec import SpecError, load_spec
+from porter.parity.spec import SpecError, load_spec
 
 TORCH_MODEL = '''
 import torch

@@ -14,7 +14,7 @@ import pytest
 
 import shims
 import jittor as jt
-from parity_tests.harness.torchside import TorchSide, run_torch
+from porter.parity.torchside import TorchSide, run_torch
 
 pytestmark = pytest.mark.unfused  # see parity_tests/conftest.py
 

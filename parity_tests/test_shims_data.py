@@ -13,7 +13,7 @@ import shims
 import jittor as jt
 from shims.data import BatchSampler, DataLoader, IterableDataset, Sampler
 from parity_tests.torch_side import shims_data_cases as cases
-from parity_tests.harness.torchside import TorchSide
+from porter.parity.torchside import TorchSide
 
 pytestmark = pytest.mark.unfused  # see parity_tests/conftest.py
 

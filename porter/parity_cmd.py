@@ -5,7 +5,7 @@ checkout's ``.venv-torch``) which saves weights, inputs, outputs, every submodul
 parameter gradients; this process (Jittor) loads the weights into the converted model through
 ``shims``, runs the same inputs and compares.  On a mismatch it names the first submodule, in
 execution order, whose output diverges.  The spec format is in
-``parity_tests/harness/spec.py`` and ``docs/parity.md``.
+``porter/parity/spec.py`` and ``docs/parity.md``.
 
 Exit codes: 0 everything matched; 1 a comparison failed; 2 bad spec, usage or torch-side error.
 """
@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import List, Optional
 
 ROOT = Path(__file__).resolve().parents[1]
+HARNESS = Path(__file__).resolve().parent / "parity"
 EPILOG = """\
 exit codes:
   0  outputs, gradients (and optimizer steps) match within rtol/atol
@@ -33,10 +34,8 @@ example (see docs/parity.md):
 
 
 def _harness():
-    """The harness lives in the jtport checkout (``parity_tests/``), next to ``porter``."""
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))
-    from parity_tests.harness import spec
+    """The harness's spec loading (``porter.parity.spec``)."""
+    from .parity import spec
 
     return spec
 
@@ -47,7 +46,7 @@ def _torch_key(spec, torch_python: str) -> str:
     h = hashlib.sha256()
     h.update(repr((spec.factory, spec.forward, spec.seed, spec.inputs, spec.steps, spec.optimizer,
                    str(spec.torch_root), torch_python)).encode())
-    files = sorted(spec.torch_root.rglob("*.py")) + sorted((ROOT / "parity_tests" / "harness").glob("*.py"))
+    files = sorted(spec.torch_root.rglob("*.py")) + sorted(HARNESS.glob("*.py"))
     for f in files:
         if "__pycache__" not in f.parts:
             h.update(str(f).encode())
@@ -66,7 +65,7 @@ def _torch_side(spec, out: Path, torch_python: str) -> Optional[str]:
     env["PYTHONPATH"] = str(ROOT)
     env["PYTHONHASHSEED"] = "0"
     try:
-        proc = subprocess.run([torch_python, "-m", "parity_tests.harness.spec_torch", str(spec.path),
+        proc = subprocess.run([torch_python, "-m", "porter.parity.spec_torch", str(spec.path),
                                "--out", str(out)], cwd=ROOT, env=env, capture_output=True, text=True)
     except OSError as e:
         return f"cannot run the torch interpreter {torch_python}: {e.strerror or e}"
@@ -109,7 +108,7 @@ def main(argv: List[str]) -> int:
         return 2
 
     import shims  # noqa: F401  (applies the Jittor environment before jittor is imported)
-    from parity_tests.harness.model import ModelParity, default_forward
+    from .parity.model import ModelParity, default_forward
 
     try:
         model = specmod.resolve(spec.jittor_factory, spec.jittor_root)()

@@ -19,8 +19,8 @@ import numpy as np
 import shims  # noqa: F401  (Jittor's settings for this machine, before Jittor is imported)
 import jittor as jt
 
-from parity_tests.harness.model import Reference, in_float64, load_weights, make_optimizer, to_numpy
-from parity_tests.harness.ported import import_ported
+from porter.parity.model import Reference, in_float64, load_weights, make_optimizer, to_numpy
+from parity_tests.ported import import_ported
 
 
 def weighted_loss(outputs, weights):

@@ -4,8 +4,8 @@ import torch
 
 from models_ref.stylegan2 import loss as sg_loss
 from models_ref.stylegan2 import networks, training
-from parity_tests.harness import torch_dump
-from parity_tests.harness.common import SeededStream
+from porter.parity import torch_dump
+from porter.parity.common import SeededStream
 from parity_tests.torch_side import stylegan2_config as cfg
 
 

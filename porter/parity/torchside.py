@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator, List, Optional, Sequence, Tuple
 
-from parity_tests.harness.processes import run_tracked
+from porter.parity.processes import run_tracked
 
 ROOT = Path(__file__).resolve().parents[2]
 TORCH_VENV = ROOT / ".venv-torch"
@@ -154,5 +154,5 @@ def declared_sides(modules: Iterable[object]) -> List[TorchSide]:
     return found
 
 
-if __name__ == "__main__":  # pragma: no cover - manual use: python -m parity_tests.harness.torchside SCRIPT NAME
+if __name__ == "__main__":  # pragma: no cover - manual use: python -m porter.parity.torchside SCRIPT NAME
     print(run_torch(Path(sys.argv[1]), sys.argv[2]))

@@ -1,13 +1,13 @@
 """Torch side of ``jtport parity SPEC`` (runs in ``.venv-torch``): build the spec's torch model,
 run :func:`.torch_dump.dump`, write ``OUT/reference.npz``.
 
-    python -m parity_tests.harness.spec_torch SPEC --out OUT
+    python -m porter.parity.spec_torch SPEC --out OUT
 """
 import argparse
 from pathlib import Path
 
-from parity_tests.harness import torch_dump
-from parity_tests.harness.spec import load_spec, resolve
+from porter.parity import torch_dump
+from porter.parity.spec import load_spec, resolve
 
 
 def main(argv=None) -> None:

@@ -1,7 +1,7 @@
 """Torch side of the model-parity harness: run a reference model, save everything to ``.npz``.
 
 Runs in ``.venv-torch`` only (imported by the scripts in ``parity_tests/torch_side/``); the
-Jittor side (:mod:`parity_tests.harness.model`) reads what this writes.  One ``.npz`` per case:
+Jittor side (:mod:`porter.parity.model`) reads what this writes.  One ``.npz`` per case:
 
 ===================== ====================================================================
 key                   content
@@ -33,8 +33,8 @@ from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Seque
 import numpy as np
 import torch
 
-from parity_tests.harness import common
-from parity_tests.harness.common import ROOT_NAME, make_inputs, seeded_array  # noqa: F401 (re-exported for scripts)
+from porter.parity import common
+from porter.parity.common import ROOT_NAME, make_inputs, seeded_array  # noqa: F401 (re-exported for scripts)
 
 Arrays = Dict[str, np.ndarray]
 
@@ -212,7 +212,7 @@ def dump(path: Union[str, Path], model: torch.nn.Module, inputs: Mapping[str, np
 
 
 def out_dir_from_argv(argv: Optional[Sequence[str]] = None) -> Path:
-    """Parse the ``--out DIR`` that :func:`parity_tests.harness.torchside.run_torch` passes."""
+    """Parse the ``--out DIR`` that :func:`porter.parity.torchside.run_torch` passes."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True, type=Path)
     args, _ = ap.parse_known_args(argv)
