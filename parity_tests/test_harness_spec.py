@@ -97,3 +97,13 @@ def test_bad_specs_are_rejected_with_file_and_key(tmp_path, capsys):
     bad.write_text('factory = "m:f"\ntorch_root = "."\njittor_root = "."\ntypo = 1\n[inputs]\nx = [2]\n')
     assert main([str(bad)]) == 2
     assert "unknown key(s) ['typo']" in capsys.readouterr().err
+
+
+def test_unreadable_spec_is_a_spec_error(tmp_path, capsys):
+    """A folder given as the spec is reported as unreadable (exit 2), not a traceback."""
+    folder = tmp_path / "spec.toml"
+    folder.mkdir()
+    with pytest.raises(SpecError, match="cannot read the spec file"):
+        load_spec(folder)
+    assert main([str(folder)]) == 2
+    assert "cannot read the spec file" in capsys.readouterr().err

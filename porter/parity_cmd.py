@@ -1,7 +1,8 @@
 """``jtport parity SPEC``: compare a user's torch model with its Jittor conversion.
 
-The torch model runs in a separate torch interpreter (``--torch-python``, default the
-checkout's ``.venv-torch``) which saves weights, inputs, outputs, every submodule's output and
+The torch model runs in a separate torch interpreter (``--torch-python``, default
+``$JTPORT_TORCH_PYTHON`` or the workspace's ``.venv-torch``: the checkout's, or the current
+directory's for an installed jtport, :mod:`porter.parity.workspace`) which saves weights, inputs, outputs, every submodule's output and
 parameter gradients; this process (Jittor) loads the weights into the converted model through
 ``shims``, runs the same inputs and compares.  On a mismatch it names the first submodule, in
 execution order, whose output diverges.  The spec format is in
@@ -13,13 +14,11 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import os
 import subprocess
 import sys
 from pathlib import Path
 from typing import List, Optional
 
-ROOT = Path(__file__).resolve().parents[1]
 HARNESS = Path(__file__).resolve().parent / "parity"
 EPILOG = """\
 exit codes:
@@ -61,12 +60,13 @@ def _torch_side(spec, out: Path, torch_python: str) -> Optional[str]:
     stamp = out / "reference.key"
     if stamp.exists() and stamp.read_text() == key and (out / "reference.npz").exists():
         return None
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
-    env["PYTHONPATH"] = str(ROOT)
-    env["PYTHONHASHSEED"] = "0"
+    from .parity import workspace
+
     try:
-        proc = subprocess.run([torch_python, "-m", "porter.parity.spec_torch", str(spec.path),
-                               "--out", str(out)], cwd=ROOT, env=env, capture_output=True, text=True)
+        with workspace.torch_pythonpath() as pythonpath:
+            proc = subprocess.run([torch_python, "-m", "porter.parity.spec_torch", str(spec.path),
+                                   "--out", str(out)], cwd=workspace.ROOT, env=workspace.torch_env(pythonpath),
+                                  capture_output=True, text=True)
     except OSError as e:
         return f"cannot run the torch interpreter {torch_python}: {e.strerror or e}"
     if proc.returncode != 0:
@@ -82,15 +82,19 @@ def main(argv: List[str]) -> int:
                                  description="Compare a torch model with its Jittor conversion: outputs, "
                                              "gradients, optimizer steps; name the first diverging submodule.")
     ap.add_argument("spec", help="the spec file (TOML, see docs/parity.md)")
-    ap.add_argument("--out", help="where the torch reference and results go (default: build/parity/user/<spec name>); "
+    ap.add_argument("--out", help="where the torch reference and results go (default: build/parity/user/<spec name> "
+                                  "in the checkout, or in the current folder); "
                                   "the reference is reused while the torch code and spec are unchanged")
-    ap.add_argument("--torch-python", default=os.environ.get("JTPORT_TORCH_PYTHON", str(ROOT / ".venv-torch" / "bin" / "python")),
-                    help="interpreter with torch installed (default: $JTPORT_TORCH_PYTHON or .venv-torch)")
+    ap.add_argument("--torch-python", help="interpreter with torch installed (default: $JTPORT_TORCH_PYTHON, else "
+                                           ".venv-torch in the jtport checkout, or in the current folder)")
     ap.add_argument("--rtol", type=float, help="override the spec's rtol")
     ap.add_argument("--atol", type=float, help="override the spec's atol")
     args = ap.parse_args(argv)
 
     specmod = _harness()
+    from .parity import workspace
+
+    torch_python = args.torch_python or workspace.default_torch_python()
     try:
         spec = specmod.load_spec(args.spec)
     except specmod.SpecError as e:
@@ -98,11 +102,11 @@ def main(argv: List[str]) -> int:
         return 2
     rtol = spec.rtol if args.rtol is None else args.rtol
     atol = spec.atol if args.atol is None else args.atol
-    out = Path(args.out) if args.out else ROOT / "build" / "parity" / "user" / spec.name
+    out = Path(args.out) if args.out else workspace.ROOT / "build" / "parity" / "user" / spec.name
     out.mkdir(parents=True, exist_ok=True)
 
     print(f"torch side: {spec.factory} from {spec.torch_root}")
-    err = _torch_side(spec, out, args.torch_python)
+    err = _torch_side(spec, out, torch_python)
     if err:
         print(f"jtport parity: error: {err}", file=sys.stderr)
         return 2

@@ -83,7 +83,9 @@ def load_spec(path) -> Spec:
     if not path.exists():
         raise SpecError(f"{path}: no such spec file")
     try:
-        data = tomllib.loads(path.read_text())
+        data = tomllib.loads(path.read_text(encoding="utf8"))
+    except (OSError, UnicodeDecodeError) as e:
+        raise SpecError(f"{path}: cannot read the spec file ({e})") from None
     except tomllib.TOMLDecodeError as e:
         raise SpecError(f"{path}: not valid TOML ({e})") from None
     unknown = sorted(set(data) - _KEYS)
