@@ -9,7 +9,8 @@ Everything a check looks at comes from a :class:`CheckContext` (environment vari
 gives PATH and HOME; the Python executable to probe; the user's project folder; the OS), so
 tests provoke each condition in a temporary folder.  This module never imports Jittor or
 torch: the Python being checked is probed in subprocesses with a timeout.  The settings
-Jittor needs are :func:`shims.env.required_settings`'s, never decided again here.
+Jittor needs are :func:`shims.env.required_settings`'s, never decided again here.  The checks
+belong to the tool (``jtport doctor``), not to the runtime that converted programs import.
 
 Names, paths, archive names and MD5s below are read from Jittor 1.3.11's own source
 (``jittor_utils/__init__.py``, ``jittor/compiler.py``, ``jittor/compile_extern.py``,
@@ -19,7 +20,6 @@ from __future__ import annotations
 
 import glob
 import hashlib
-import importlib.util
 import json
 import os
 import platform
@@ -35,22 +35,9 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 
-def _load_env():
-    """``shims.env`` without importing the ``shims`` package (which imports Jittor)."""
-    if __package__:
-        from . import env
-        return env
-    name = "_jtport_env"
-    if name not in sys.modules:
-        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "env.py")
-        spec = importlib.util.spec_from_file_location(name, path)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
+from .settings import env_module
 
-
-_env = _load_env()
+_env = env_module()  # shims/env.py: the settings these checks explain
 
 __all__ = ["STATUSES", "Finding", "Check", "CheckContext", "CHECKS", "RUNTIME_CHECK",
            "MEMORY_EXPLANATION", "run_checks", "worst_status", "troubleshooting_markdown",
