@@ -55,6 +55,16 @@ def test_text_output_one_line_per_check_and_exit_status_on_a_problem(tmp_path):
     assert "problem(s)" in lines[-1]
 
 
+def test_unwritable_home_is_reported_not_a_crash(tmp_path):
+    """HOME under a file: doctor names it in its home line and exits 1, with no traceback."""
+    (tmp_path / "file").write_text("")
+    proc = _run_doctor("--json", env={"HOME": str(tmp_path / "file" / "home")})
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    findings = {f["check"]: f for f in json.loads(proc.stdout)["findings"]}
+    assert findings["home"]["status"] == "problem" and "is not a folder" in findings["home"]["message"]
+    assert "see the home line" in findings["jittor_import"]["fix"]
+
+
 def test_bad_arguments_are_named():
     proc = _run_doctor("--project", "/no/such/folder")
     assert proc.returncode == 2 and "--project /no/such/folder" in proc.stderr

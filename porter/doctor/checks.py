@@ -18,7 +18,7 @@ from .data import DEAD_URLS, check_datasets
 from .jittor_env import (ONEDNN_ARCHIVES, check_jittor_cache, check_jittor_import, check_numpy, check_onednn,
                          check_torch)
 from .runtime import MEMORY_EXPLANATION, check_runtime
-from .toolchain import check_compiler, check_python
+from .toolchain import check_compiler, check_home, check_mpi, check_python
 
 __all__ = ["STATUSES", "Finding", "Check", "CheckContext", "CHECKS", "RUNTIME_CHECK",
            "MEMORY_EXPLANATION", "run_checks", "worst_status", "troubleshooting_markdown",
@@ -27,7 +27,7 @@ __all__ = ["STATUSES", "Finding", "Check", "CheckContext", "CHECKS", "RUNTIME_CH
            "JITTOR_ASSETS_HOST", "JITTOR_ASSETS_URL",
            "check_python", "check_compiler", "check_cuda_runtime", "check_gpu", "check_cuda_driver",
            "check_onednn", "check_cutlass", "check_jittor_cache", "check_jittor_import",
-           "check_numpy", "check_torch", "check_datasets", "check_runtime"]
+           "check_numpy", "check_torch", "check_datasets", "check_runtime", "check_home", "check_mpi"]
 
 
 CHECKS: Tuple[Check, ...] = (
@@ -41,6 +41,12 @@ CHECKS: Tuple[Check, ...] = (
           "('Run cmd failed: \"\" --version'). On Windows Jittor downloads its own MSVC, and users "
           "hit `...\\msvc\\VC\\\\\\bin\\cl.exe` failing to run (Jittor issue #631); "
           "downgrading Jittor did not help, running under WSL2 or Linux did.", check_compiler),
+    Check("home", "A home folder Jittor can write",
+          "`import jittor` creates `$HOME/.cache/jittor` (its settings, `config.json`) and its compile cache "
+          "(`$HOME/.cache/jittor`, or under `JITTOR_HOME`); with a read-only or missing home (a container "
+          "user without one, a read-only mount) it stops with an OSError. Fix: `export HOME=` a folder you "
+          "can write (`JITTOR_HOME` alone does not help: Jittor still writes `$HOME/.cache/jittor/config.json`).",
+          check_home),
     Check("cuda_runtime", "nvcc without a CUDA runtime",
           "If `nvcc` is installed (on PATH or in /usr/local/cuda) but the CUDA runtime Jittor loads next "
           "to it (`<nvcc dir>/../lib64/libcudart.so`) or the driver cannot be loaded, `import jittor` "
@@ -92,6 +98,11 @@ CHECKS: Tuple[Check, ...] = (
           "jtport keeps torch out of Jittor's environment: `make venvs` builds `.venv` (Jittor) and "
           "`.venv-torch` (torch), which exchange `.npz` files. torch installed next to Jittor is reported "
           "with that layout as the fix.", check_torch),
+    Check("mpi", "OpenMPI for distributed runs",
+          "Jittor's distributed (multi-process) training runs under `mpirun` and builds its MPI ops with "
+          "OpenMPI's `mpicc` when it finds one; without them everything else works on one process. "
+          "Distributed runs need: `apt-get install openmpi-bin libopenmpi-dev`. An `mpicc` that is not "
+          "OpenMPI's (no `--showme`) stops `import jittor`: install OpenMPI or `export use_mpi=0`.", check_mpi),
     Check("datasets", "Dead dataset URLs",
           "MNIST's original host (yann.lecun.com/exdb/mnist) is gone (HTTP 404). doctor looks for it in "
           "your code (`--project DIR`) and for incomplete downloads in Jittor's dataset cache, and names "

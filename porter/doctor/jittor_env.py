@@ -95,7 +95,7 @@ def check_jittor_cache(ctx: CheckContext) -> Finding:
     info = jittor_utils_info(ctx)
     if "error" in info:
         return Finding("jittor_cache", "warning", f"cache {root} ({_mib(size)}); Jittor could not tell its "
-                       f"cache path: {info['error']}", "see compiler and jittor_import")
+                       f"cache path: {info['error']}", "see home, compiler and jittor_import")
     cache_path = info["cache_path"]
     rel = os.path.relpath(cache_path, root)
     built = _core_builds(cache_path)
@@ -146,6 +146,9 @@ def check_jittor_import(ctx: CheckContext) -> Finding:
         out = res.get("output", "")
         fix = "read the error above; rerun doctor after fixing"
         hints = (("libcudart", "export nvcc_path= (empty) to run on the CPU"),
+                 ("Permission denied", "a folder Jittor writes is not writable: see the home line"),
+                 ("Read-only file system", "a folder Jittor writes is not writable: see the home line"),
+                 ("Not a directory", "a folder Jittor writes is not a folder: see the home line"),
                  ("MD5 mismatch", "a corrupt download in Jittor's cache: see the cutlass and onednn lines"),
                  ("Download File failed", "Jittor tried to download: export use_mkl=0 nvcc_path= to stay offline"),
                  ("Unknown cc type", "set cc_path to the full path of g++ or clang++"),

@@ -89,3 +89,80 @@ def check_compiler(ctx: CheckContext) -> Finding:
                        "reinstall the compiler, or set cc_path to a working g++/clang++")
     return Finding("compiler", "ok", f"{os.path.basename(path)} {version} at {path} (from {source})",
                    details={"path": path, "version": version})
+
+
+def _unwritable(folder: str) -> Optional[str]:
+    """Why ``folder`` cannot be written or created (None when it can): the nearest existing
+    folder on its path must be a folder this user may write into."""
+    probe = os.path.abspath(folder)
+    while not os.path.lexists(probe):
+        parent = os.path.dirname(probe)
+        if parent == probe:
+            break
+        probe = parent
+    if not os.path.isdir(probe):
+        return f"{probe} is not a folder"
+    if not os.access(probe, os.W_OK | os.X_OK):
+        return f"{probe} is not writable"
+    return None
+
+
+def check_home(ctx: CheckContext) -> Finding:
+    """The folders Jittor writes at import: ``$HOME/.cache/jittor`` and its compile cache."""
+    home = ctx.environ.get("HOME") or os.path.expanduser("~")
+    settings = os.path.join(home, ".cache", "jittor")
+    cache = ctx.cache_dir()
+    why = _unwritable(settings)
+    if why:
+        return Finding("home", "problem",
+                       f"HOME={home}: {why}, so Jittor cannot create {settings} (its settings, and its compile "
+                       "cache unless JITTOR_HOME says otherwise): import jittor stops with an OSError",
+                       "export HOME=<a folder you can write> (for instance export HOME=/tmp/$USER), or make "
+                       f"{home} writable; JITTOR_HOME alone does not help, Jittor still writes "
+                       "$HOME/.cache/jittor/config.json", details={"home": home, "folder": settings})
+    why = _unwritable(cache)
+    if why and cache != settings:
+        return Finding("home", "problem",
+                       f"Jittor's compile cache {cache} (JITTOR_HOME) cannot be created: {why}: import jittor "
+                       "stops with an OSError",
+                       "point JITTOR_HOME at a folder you can write, or unset it (the cache then goes "
+                       "under $HOME)", details={"home": home, "folder": cache})
+    where = settings if cache == settings else f"{settings} and {cache}"
+    return Finding("home", "ok", f"{where} can be written", details={"home": home, "folder": cache})
+
+
+MPI_FIX = "distributed runs need: apt-get install openmpi-bin libopenmpi-dev"
+
+
+def check_mpi(ctx: CheckContext) -> Finding:
+    """OpenMPI, for distributed runs: Jittor builds its MPI ops with ``mpicc`` when it finds one
+    (``jittor/compile_extern.py:setup_mpi``), and ``mpirun`` starts the processes."""
+    use_mpi = ctx.environ.get("use_mpi", "1")
+    if use_mpi != "1":
+        return Finding("mpi", "ok", f"use_mpi={use_mpi}: Jittor's MPI ops are off (single-process runs only)")
+    mpicc = ctx.environ.get("mpicc_path")
+    if mpicc == "":
+        return Finding("mpi", "ok", "mpicc_path is empty: Jittor builds without MPI (single-process runs only)")
+    if mpicc is not None and not os.path.isfile(mpicc):
+        return Finding("mpi", "problem", f"mpicc_path={mpicc} does not exist: import jittor fails running it",
+                       "point mpicc_path at OpenMPI's mpicc, or unset it")
+    mpicc = mpicc or ctx.which("mpicc")
+    mpirun = ctx.which("mpirun")
+    if not mpicc:
+        return Finding("mpi", "warning",
+                       "no mpicc on PATH" + ("" if mpirun else " and no mpirun")
+                       + ": Jittor builds without MPI, so distributed (multi-process) runs are not available; "
+                         "single-process runs are unaffected", MPI_FIX)
+    status, out = ctx.run([mpicc, "--showme:compile"], timeout=15)
+    if status != 0:
+        return Finding("mpi", "problem",
+                       f"{mpicc} is not OpenMPI's mpicc (`--showme:compile` fails): import jittor runs it "
+                       "to build its MPI ops, and stops",
+                       f"{MPI_FIX}; or export use_mpi=0 to build Jittor without MPI")
+    if not mpirun:
+        return Finding("mpi", "warning", f"mpicc at {mpicc} but no mpirun on PATH: Jittor builds its MPI ops, "
+                       "but nothing can start a distributed run", MPI_FIX)
+    _status, out = ctx.run([mpirun, "--version"], timeout=15)
+    version = next((ln.strip() for ln in out.splitlines() if ln.strip()), "mpirun")
+    return Finding("mpi", "ok", f"{version} at {mpirun}, mpicc at {mpicc}: distributed runs "
+                   "(mpirun -np N python train.py) can start", details={"mpicc": mpicc, "mpirun": mpirun})

@@ -91,6 +91,68 @@ def test_windows_msvc_known_issue_and_workaround(tmp_path):
     assert f.status == "warning" and str(cl) in f.message and "#631" in f.message
 
 
+# ---------------------------------------------------------------- home folder
+
+def test_home_that_cannot_be_written_is_a_clear_problem(tmp_path):
+    (tmp_path / "file").write_text("not a folder")
+    f = DOC.check_home(context(tmp_path, {"HOME": str(tmp_path / "file" / "home")}))
+    assert f.status == "problem" and f"HOME={tmp_path / 'file' / 'home'}" in f.message
+    assert f"{tmp_path / 'file'} is not a folder" in f.message and "export HOME=" in f.fix
+
+
+def test_read_only_home(tmp_path):
+    home = tmp_path / "ro"
+    home.mkdir()
+    home.chmod(0o555)
+    try:
+        if os.access(home, os.W_OK):
+            pytest.skip("this user (root) may write into a read-only folder")
+        f = DOC.check_home(context(tmp_path, {"HOME": str(home)}))
+        assert f.status == "problem" and f"{home} is not writable" in f.message
+    finally:
+        home.chmod(0o755)
+
+
+def test_jittor_home_that_cannot_be_written(tmp_path):
+    (tmp_path / "file").write_text("")
+    f = DOC.check_home(context(tmp_path, {"JITTOR_HOME": str(tmp_path / "file" / "jt")}))
+    assert f.status == "problem" and "JITTOR_HOME" in f.message and "JITTOR_HOME" in f.fix
+
+
+def test_writable_home_is_ok(tmp_path):
+    f = DOC.check_home(context(tmp_path))
+    assert f.status == "ok" and str(cache_dir(tmp_path)) in f.message
+
+
+# ---------------------------------------------------------------- MPI
+
+def test_no_openmpi_says_what_to_install(tmp_path):
+    make_exe(tmp_path / "bin", "g++", GPP)
+    f = DOC.check_mpi(context(tmp_path, {"PATH": str(tmp_path / "bin")}))
+    assert f.status == "warning" and "no mpicc" in f.message and "no mpirun" in f.message
+    assert f.fix == "distributed runs need: apt-get install openmpi-bin libopenmpi-dev"
+
+
+def test_openmpi_present_is_ok_and_a_foreign_mpicc_is_a_problem(tmp_path):
+    bin_ = tmp_path / "bin"
+    make_exe(bin_, "mpicc", 'case "$*" in *--showme*) echo "-I/usr/lib/openmpi/include";; esac')
+    make_exe(bin_, "mpirun", 'echo "mpirun (Open MPI) 4.1.4"')
+    f = DOC.check_mpi(context(tmp_path, {"PATH": str(bin_)}))
+    assert f.status == "ok" and "Open MPI) 4.1.4" in f.message and f.details["mpicc"] == str(bin_ / "mpicc")
+    make_exe(bin_, "mpicc", 'echo "mpicc: unknown option --showme:compile" >&2; exit 1')  # MPICH's, say
+    f = DOC.check_mpi(context(tmp_path, {"PATH": str(bin_)}))
+    assert f.status == "problem" and "use_mpi=0" in f.fix
+    assert DOC.check_mpi(context(tmp_path, {"PATH": str(bin_), "use_mpi": "0"})).status == "ok"
+
+
+def test_mpicc_without_mpirun_and_a_bad_mpicc_path(tmp_path):
+    make_exe(tmp_path / "bin", "mpicc", "exit 0")
+    f = DOC.check_mpi(context(tmp_path, {"PATH": str(tmp_path / "bin")}))
+    assert f.status == "warning" and "no mpirun" in f.message and "openmpi-bin" in f.fix
+    f = DOC.check_mpi(context(tmp_path, {"mpicc_path": str(tmp_path / "nowhere")}))
+    assert f.status == "problem" and "mpicc_path" in f.message
+
+
 # ---------------------------------------------------------------- CUDA
 
 def test_nvcc_without_runtime_gets_the_cpu_setting(tmp_path):
