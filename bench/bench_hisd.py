@@ -97,7 +97,8 @@ def main(argv=None) -> dict:
                   "threads": torch_res["threads"]},
         "jittor": {"median_s": t_jt, "seconds": jt_seconds, "version": jt.__version__},
         "ratio_jittor_over_torch": t_jt / t_torch,
-        "lived_vars": {"config": "micro_config (32x32)", "iterations": len(lived), "first": lived[0], "peak": max(lived), "last": lived[-1],
+        "lived_vars": {"config": "micro_config (32x32)", "iterations": len(lived), "first": lived[0],
+                       "peak": max(lived), "last": lived[-1],
                        "peak_at": lived.index(max(lived)) + 1, "every_10": lived[::10]},
     }
     RESULT.parent.mkdir(parents=True, exist_ok=True)

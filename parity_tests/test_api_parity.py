@@ -23,7 +23,8 @@ from pathlib import Path
 import pytest
 
 from parity_tests.api.case import all_cases
-from parity_tests.api.runner import TORCH_SIDE, CaseRunner, ResultStore, isfinite_or_none, row_outcomes
+# TORCH_SIDE: a module-level TorchSide, which conftest.py prefetches once collection ends
+from parity_tests.api.runner import TORCH_SIDE, CaseRunner, ResultStore, isfinite_or_none, row_outcomes  # noqa: F401
 from porter.parity import results
 
 ROOT = Path(__file__).resolve().parents[1]

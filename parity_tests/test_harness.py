@@ -21,7 +21,8 @@ pytestmark = pytest.mark.unfused  # see parity_tests/conftest.py
 HERE = Path(__file__).resolve().parent
 HARNESS = HERE.parent / "porter" / "parity"
 SUITE = "harness_selftest"
-TORCH_SIDE = TorchSide(HERE / "torch_side" / "harness_selftest.py", SUITE, (HARNESS / "torch_dump.py", HARNESS / "common.py"))
+TORCH_SIDE = TorchSide(HERE / "torch_side" / "harness_selftest.py", SUITE,
+                       (HARNESS / "torch_dump.py", HARNESS / "common.py"))
 # Tiny float32 network, errors are at the float32 rounding level (~1e-7 relative per op);
 # 1e-5 relative leaves margin for a few ops and a 2-step SGD trajectory.
 RTOL, ATOL = 1e-5, 1e-6
@@ -149,7 +150,7 @@ def test_summary_lists_failures_with_first_diverging(tmp_path):
     results.record(results.Row("s", "bad", "failed", 0.5, 0.25, "net.conv@0", "worst: x"), results=tmp_path)
     results.record(results.Row("s", "bad", "failed", 0.4, 0.2, "net.conv@1", "rerun replaces"), results=tmp_path)
     text = summary(results.load_all(tmp_path))
-    line = [l for l in text.splitlines() if l.startswith("s ")][0].split()
+    line = [ln for ln in text.splitlines() if ln.startswith("s ")][0].split()
     assert line[:5] == ["s", "2", "1", "1", "0"]
     assert "4.00e-01" in line and "net.conv@1" in text and "net.conv@0" not in text
 

@@ -23,7 +23,7 @@ import shims
 
 from porter.parity.common import compare
 from porter.parity.model import ModelParity, Reference, compare_sets, make_row, require, to_numpy, to_var
-from parity_tests.ported import PORTED, import_ported
+from parity_tests.ported import import_ported
 from parity_tests.background import Background
 from porter.parity.processes import run_module
 from porter.parity.torchside import BUILD, ROOT, TorchSide, output_lock, run_torch

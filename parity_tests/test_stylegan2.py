@@ -15,7 +15,6 @@ sum over the batch and spatial positions in a different order on each side: 1e-4
 """
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 import jittor as jt

@@ -2,11 +2,11 @@
 
 The torch model runs in a separate torch interpreter (``--torch-python``, default
 ``$JTPORT_TORCH_PYTHON`` or the workspace's ``.venv-torch``: the checkout's, or the current
-directory's for an installed jtport, :mod:`porter.parity.workspace`) which saves weights, inputs, outputs, every submodule's output and
-parameter gradients; this process (Jittor) loads the weights into the converted model through
-``shims``, runs the same inputs and compares.  On a mismatch it names the first submodule, in
-execution order, whose output diverges.  The spec format is in
-``porter/parity/spec.py`` and ``docs/parity.md``.
+directory's for an installed jtport, :mod:`porter.parity.workspace`) which saves weights,
+inputs, outputs, every submodule's output and parameter gradients; this process (Jittor) loads
+the weights into the converted model through ``shims``, runs the same inputs and compares.  On a
+mismatch it names the first submodule, in execution order, whose output diverges.  The spec
+format is in ``porter/parity/spec.py`` and ``docs/parity.md``.
 
 Exit codes: 0 everything matched; 1 a comparison failed; 2 bad spec, usage or torch-side error.
 """

@@ -138,7 +138,8 @@ def close(got: np.ndarray, want: np.ndarray, rtol: float, atol: float) -> Option
     bad = np.abs(g[ok] - w[ok]) > atol + rtol * np.abs(w[ok])
     if bad.any():
         a, r = _errors(g, w)
-        return f"{int(bad.sum())}/{bad.size} elements off (max abs {a:.3g}, max rel {r:.3g}; rtol {rtol:g} atol {atol:g})"
+        return (f"{int(bad.sum())}/{bad.size} elements off (max abs {a:.3g}, max rel {r:.3g}; "
+                f"rtol {rtol:g} atol {atol:g})")
     return None
 
 

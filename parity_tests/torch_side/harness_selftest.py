@@ -3,7 +3,6 @@ Jittor twin the test builds by hand, once faithful and once deliberately perturb
 
 Run by ``run_torch`` in ``.venv-torch``: ``harness_selftest.py --out DIR`` writes ``DIR/tiny.npz``.
 """
-import torch
 from torch import nn
 
 from porter.parity import torch_dump

@@ -83,8 +83,8 @@ def upstream_loss(outputs, _inputs):
     """The total loss of upstream's training loop from ``Net``'s six losses."""
     losses = outputs[:6]
     total = losses[0] * float(LOSS_WEIGHTS[0])
-    for w, l in zip(LOSS_WEIGHTS[1:], losses[1:]):
-        total = total + l * float(w)
+    for w, part in zip(LOSS_WEIGHTS[1:], losses[1:]):
+        total = total + part * float(w)
     return total.sum()
 
 

@@ -86,7 +86,8 @@ def dump_losses(out):
     """Each loss phase's value and its gradient for every G and D parameter."""
     for phase in cfg.LOSS_PHASES:
         torch_dump.deterministic(cfg.SEED)
-        pair = Pair(jitter(networks.Generator(**cfg.GENERATOR), 7), jitter(networks.Discriminator(**cfg.DISCRIMINATOR), 8))
+        pair = Pair(jitter(networks.Generator(**cfg.GENERATOR), 7),
+                    jitter(networks.Discriminator(**cfg.DISCRIMINATOR), 8))
 
         def run(m, i, phase=phase):
             loss = new_loss(m)

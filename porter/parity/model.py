@@ -21,7 +21,7 @@ from __future__ import annotations
 import contextlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -239,7 +239,8 @@ class Divergence:
         worst = [c for c in self.comparisons if not c.ok] or self.comparisons
         text = f"first diverging {self.what}: {self.call} -> " + "; ".join(c.describe() for c in worst[:3])
         if self.missing:
-            text += f" (before it, {len(self.missing)} torch call(s) not made by the port: {', '.join(self.missing[:5])})"
+            text += (f" (before it, {len(self.missing)} torch call(s) not made by the port: "
+                     f"{', '.join(self.missing[:5])})")
         if self.note:
             text += f" ({self.note})"
         return text

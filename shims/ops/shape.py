@@ -7,7 +7,9 @@ import jittor as jt
 
 from ._common import Dim, _dims
 
-__all__ = ['index_select', 'roll', 'squeeze', 'where', 'nonzero', 't', 'swapaxes', 'movedim', 'narrow', 'flatten', 'unflatten', 'permute', 'transpose', 'reshape_as', 'scatter', 'scatter_add', 'scatter_', 'scatter_add_', 'channels_last', 'contiguous_format', 'preserve_format', 'meshgrid']
+__all__ = ['index_select', 'roll', 'squeeze', 'where', 'nonzero', 't', 'swapaxes', 'movedim', 'narrow', 'flatten',
+           'unflatten', 'permute', 'transpose', 'reshape_as', 'scatter', 'scatter_add', 'scatter_', 'scatter_add_',
+           'channels_last', 'contiguous_format', 'preserve_format', 'meshgrid']
 
 
 def index_select(input, dim: int, index):

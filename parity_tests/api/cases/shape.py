@@ -3,7 +3,7 @@ from ..case import case
 
 A = "shape"
 X = "f32[2,3,4]"
-I = {"x": X}
+I = {"x": X}  # noqa: E741  (the cases' shared inputs)
 
 CASES = [
     case(A, "torch.reshape", "out = torch.reshape(x, (6, 4))", I),
