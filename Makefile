@@ -72,6 +72,11 @@ lint: $(VENV)/.installed
 unit: $(VENV)/.installed
 	$(JTPY) -m pytest tests $(PYTEST_ARGS)
 
+# jtport as users get it: the wheel installed (not editable) into a fresh virtualenv, then
+# convert, doctor and parity run outside the checkout (also part of unit and test)
+wheel-test: venvs
+	$(JTPY) -m pytest tests/test_wheel.py $(PYTEST_ARGS)
+
 # the full proof runs every suite with Jittor's op fusion on, as users run, and the parity_only
 # re-measurements of documented gaps (parity_tests/conftest.py)
 parity: venvs
