@@ -68,7 +68,8 @@ def _torch_side(spec, out: Path, torch_python: str) -> Optional[str]:
                                    "--out", str(out)], cwd=workspace.ROOT, env=workspace.torch_env(pythonpath),
                                   capture_output=True, text=True)
     except OSError as e:
-        return f"cannot run the torch interpreter {torch_python}: {e.strerror or e}"
+        return (f"cannot run the torch interpreter {torch_python}: {e.strerror or e} (pass --torch-python, "
+                "or set JTPORT_TORCH_PYTHON, to a Python that has torch)")
     if proc.returncode != 0:
         return f"torch side failed (exit {proc.returncode}):\n{proc.stdout[-2000:]}{proc.stderr[-6000:]}"
     stamp.write_text(key)

@@ -121,7 +121,7 @@ def _install(tmp: Path):
 def _run(installed, *argv, timeout=600):
     """``jtport ARGV`` of the fresh virtualenv, in the user folder, without this checkout on any path."""
     _wheel, bin_, user = installed
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON") and k != "JTPORT_TORCH_PYTHON"}
     env["PATH"] = f"{bin_}{os.pathsep}{env.get('PATH', os.defpath)}"
     return subprocess.run([str(bin_ / "jtport"), *argv], cwd=user, env=env, capture_output=True, text=True,
                           timeout=timeout)
@@ -189,3 +189,7 @@ def test_broken_spec_exits_2_naming_the_problem(installed):
     (user / "typo.toml").write_text(SPEC.replace("seed = 0", "sead = 0"))
     proc = _run(installed, "parity", "typo.toml")
     assert proc.returncode == 2 and "unknown key(s) ['sead']" in proc.stderr, proc.stdout + proc.stderr
+    # no .venv-torch in the user's folder and no --torch-python: the message says what to pass
+    (user / "notorch.toml").write_text(SPEC)
+    proc = _run(installed, "parity", "notorch.toml")
+    assert proc.returncode == 2 and "--torch-python" in proc.stderr, proc.stdout + proc.stderr
