@@ -50,10 +50,10 @@ def main(argv: List[str]) -> None:
     total = statistics.median(r["total"] for r in runs) / 1e3
     jittor = statistics.median(r["jittor"] for r in runs) / 1e3
     own = statistics.median(r["total"] - r["jittor"] for r in runs) / 1e3
+    doctor = [m for m in runs[0]["modules"] if "env_checks" in m or "doctor" in m]
     print(f"import shims ({args.root}, median of {args.runs} fresh processes): {total:.0f} ms, "
           f"of which import jittor {jittor:.0f} ms, shims itself {own:.0f} ms; "
-          f"{len(runs[0]['modules'])} shims modules")
-    print("doctor modules imported:", [m for m in runs[0]["modules"] if "env_checks" in m or "doctor" in m])
+          f"{len(runs[0]['modules'])} shims modules, doctor modules among them: {doctor or 'none'}")
 
 
 if __name__ == "__main__":
