@@ -106,6 +106,7 @@ def test_encoder_stages(ref_dir, network):
     p = ModelParity(SUITE, ref, network, forward=lambda m, a: m.encode_with_intermediate(a["x"]))
     set_encoder_trainable(network, True)
     try:
+        p.float64_first()
         require(p.check_forward("encoder_forward", FWD_RTOL, FWD_ATOL))
         require(p.check_grads("encoder_grads", ENC64_RTOL, 0.0, float64=True))
     finally:

@@ -198,7 +198,10 @@ def dump(path: Union[str, Path], model: torch.nn.Module, inputs: Mapping[str, np
         arrays[f"grad/{n}"] = to_numpy(g) if g is not None else np.zeros(tuple(params[n].shape), np.float32)
 
     if float64_grads:
-        arrays.update(float64_gradients(model, forward, tin, trainable, loss, weights))
+        try:
+            arrays.update(float64_gradients(model, forward, tin, trainable, loss, weights))
+        except Exception as e:  # a model that cannot run in double: float32 judging only
+            arrays["meta/float64_error"] = np.array(f"{type(e).__name__}: {e}"[:500])
 
     if steps:
         if optimizer is None:
@@ -220,8 +223,8 @@ def dump(path: Union[str, Path], model: torch.nn.Module, inputs: Mapping[str, np
 def float64_gradients(model: torch.nn.Module, forward: Callable[[torch.nn.Module, Mapping[str, torch.Tensor]], Any],
                       tin: Mapping[str, torch.Tensor], trainable: Sequence[str], loss: Optional[LossFn],
                       weights: Mapping[str, np.ndarray]) -> Arrays:
-    """``loss64`` and ``grad64/<name>`` (float64 arrays): the loss and its parameter gradients
-    recomputed on a float64 copy of ``model``.
+    """``loss64``, ``output64/<name>`` and ``grad64/<name>`` (float64 arrays): the loss, the
+    floating-point outputs and the parameter gradients recomputed on a float64 copy of ``model``.
 
     For gradients that float32 cannot decide: a ReLU input within float32 rounding of zero may
     fall on either side of the kink in two correct implementations, and then the whole gradient
@@ -239,6 +242,8 @@ def float64_gradients(model: torch.nn.Module, forward: Callable[[torch.nn.Module
     params = dict(double.named_parameters())
     grads = torch.autograd.grad(value, [params[n] for n in trainable], allow_unused=True)
     arrays: Arrays = {"loss64": value.detach().double().numpy().reshape(1).copy()}
+    arrays.update({f"output64/{n}": t.detach().double().numpy().copy()
+                   for n, t in flatten(out, "out") if t.is_floating_point()})
     for n, g in zip(trainable, grads):
         arrays[f"grad64/{n}"] = (g.detach().double().numpy().copy() if g is not None
                                  else np.zeros(tuple(params[n].shape), np.float64))
@@ -259,6 +264,58 @@ def deterministic(seed: int) -> None:
     torch.manual_seed(seed)
     torch.use_deterministic_algorithms(True, warn_only=True)
 
+
+
+@contextlib.contextmanager
+def shared_random(stream: common.SeededStream):
+    """Within the block, every random draw a forward pass can make (``torch.randn``,
+    ``torch.rand``, ``nn.init.normal_/normal/uniform_/uniform``) comes from ``stream``, which
+    the Jittor side replays with ``model.shared_random``: MCCNet's ``Net.forward`` draws its
+    content noise with ``nn.init.normal``."""
+    init = torch.nn.init
+
+    def fill(t, values):
+        with torch.no_grad():
+            return t.copy_(torch.from_numpy(values))
+
+    def normal_(t, mean=0.0, std=1.0, *_, **__):
+        return fill(t, float(mean) + float(std) * stream.normal(tuple(t.shape)))
+
+    def uniform_(t, a=0.0, b=1.0, *_, **__):
+        return fill(t, stream.uniform(tuple(t.shape), float(a), float(b)))
+
+    def rand(*size, dtype=None, **_):
+        t = torch.from_numpy(stream.uniform(common.size_args(size)))
+        return t.to(dtype) if dtype is not None else t
+
+    saved = [(init, n, getattr(init, n)) for n in ("normal_", "normal", "uniform_", "uniform")]
+    saved.append((torch, "rand", torch.rand))
+    for owner, name, _ in saved:
+        setattr(owner, name, {"normal_": normal_, "normal": normal_, "uniform_": uniform_,
+                              "uniform": uniform_, "rand": rand}[name])
+    try:
+        with patched_randn(stream):
+            yield stream
+    finally:
+        for owner, name, fn in saved:
+            setattr(owner, name, fn)
+
+
+@contextlib.contextmanager
+def cuda_as_cpu():
+    """Within the block, on a machine without CUDA, ``Tensor.cuda()`` and ``Module.cuda()``
+    return their receiver: research code that calls ``.cuda()`` in ``forward`` (MCCNet's
+    ``Net``) runs its torch reference on the CPU, as its Jittor port does."""
+    if torch.cuda.is_available():
+        yield
+        return
+    saved = (torch.Tensor.cuda, torch.nn.Module.cuda)
+    torch.Tensor.cuda = lambda self, *a, **k: self
+    torch.nn.Module.cuda = lambda self, *a, **k: self
+    try:
+        yield
+    finally:
+        torch.Tensor.cuda, torch.nn.Module.cuda = saved
 
 
 @contextlib.contextmanager
