@@ -1,7 +1,6 @@
 """``jtport parity SPEC`` end to end: a user's torch project, converted by ``porter`` (as a user
 would with ``jtport convert``), compared through a spec file; then the same spec pointed at a
 perturbed factory must fail and name the perturbed layer."""
-import textwrap
 
 import pytest
 

@@ -23,7 +23,7 @@ import shims
 
 from parity_tests.harness.common import compare
 from parity_tests.harness.model import ModelParity, Reference, compare_sets, make_row, require, to_numpy, to_var
-from parity_tests.harness.ported import PORTED, import_ported
+from parity_tests.harness.ported import import_ported
 from parity_tests.harness.background import Background
 from parity_tests.harness.processes import run_module
 from parity_tests.harness.torchside import BUILD, ROOT, TorchSide, output_lock, run_torch
