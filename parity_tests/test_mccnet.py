@@ -50,6 +50,9 @@ GRAD_RTOL, GRAD_ATOL = 3e-4, 1e-6
 # pass that into the gradients about 1:1 (measured: up to 1.8e-8 of an array's largest
 # gradient).  A wrong formula shows as O(1).
 F64_RTOL = 1e-7
+# The encoder's gradients in float64 (see test_encoder_stages): pads, convolutions, ReLUs and
+# max-pools only, no float32 constants: measured 8e-15 relative (float64 rounding through ~17 layers).
+ENC64_RTOL = 1e-10
 LR, ADAM_EPS = 1e-4, 1e-8  # torch_side/mccnet.py (torch's default eps, as upstream)
 # calc_mean_std/mean_variance_norm/CORAL: a handful of float32 reductions; SVD and inverse of
 # a well-conditioned 3x3.
@@ -95,13 +98,17 @@ def set_encoder_trainable(network, flag):
 
 def test_encoder_stages(ref_dir, network):
     """The five stage outputs (children() slicing, reflection pads, ceil_mode tuple max-pools)
-    match torch, and so do the VGG's gradients when the stages are unfrozen."""
+    match torch, and so do the VGG's gradients when the stages are unfrozen, compared in float64:
+    in float32 a ReLU input within rounding of zero can land on either side of the kink
+    (measured: one relu5_2 input, 1.2e-6 in torch, -1e-6 with oneDNN's convolutions, moved
+    enc_5.4's weight gradient 6%), which no tolerance on a correct port can absorb."""
     ref = Reference(ref_dir / "encoder.npz")
     p = ModelParity(SUITE, ref, network, forward=lambda m, a: m.encode_with_intermediate(a["x"]))
     set_encoder_trainable(network, True)
     try:
+        p.float64_first()
         require(p.check_forward("encoder_forward", FWD_RTOL, FWD_ATOL))
-        require(p.check_grads("encoder_grads", GRAD_RTOL, GRAD_ATOL))
+        require(p.check_grads("encoder_grads", ENC64_RTOL, 0.0, float64=True))
     finally:
         set_encoder_trainable(network, False)
 

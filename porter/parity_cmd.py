@@ -44,6 +44,7 @@ def _torch_key(spec, torch_python: str) -> str:
     the harness's torch-side code and the interpreter."""
     h = hashlib.sha256()
     h.update(repr((spec.factory, spec.forward, spec.seed, spec.inputs, spec.steps, spec.optimizer,
+                   spec.method, spec.factory_args, spec.factory_kwargs, spec.forward_kwargs, spec.shared_random,
                    str(spec.torch_root), torch_python)).encode())
     files = sorted(spec.torch_root.rglob("*.py")) + sorted(HARNESS.glob("*.py"))
     for f in files:
@@ -65,7 +66,8 @@ def _torch_side(spec, out: Path, torch_python: str) -> Optional[str]:
     try:
         with workspace.torch_pythonpath() as pythonpath:
             proc = subprocess.run([torch_python, "-m", "porter.parity.spec_torch", str(spec.path),
-                                   "--out", str(out)], cwd=workspace.ROOT, env=workspace.torch_env(pythonpath),
+                                   "--out", str(out), "--torch-root", str(spec.torch_root)],
+                                  cwd=workspace.ROOT, env=workspace.torch_env(pythonpath),
                                   capture_output=True, text=True)
     except OSError as e:
         return (f"cannot run the torch interpreter {torch_python}: {e.strerror or e} (pass --torch-python, "
@@ -88,6 +90,8 @@ def main(argv: List[str]) -> int:
                                   "the reference is reused while the torch code and spec are unchanged")
     ap.add_argument("--torch-python", help="interpreter with torch installed (default: $JTPORT_TORCH_PYTHON, else "
                                            ".venv-torch in the jtport checkout, or in the current folder)")
+    ap.add_argument("--torch-root", help="override the spec's torch_root (e.g. your clone of an upstream repository)")
+    ap.add_argument("--jittor-root", help="override the spec's jittor_root (its conversion)")
     ap.add_argument("--rtol", type=float, help="override the spec's rtol")
     ap.add_argument("--atol", type=float, help="override the spec's atol")
     args = ap.parse_args(argv)
@@ -97,7 +101,7 @@ def main(argv: List[str]) -> int:
 
     torch_python = args.torch_python or workspace.default_torch_python()
     try:
-        spec = specmod.load_spec(args.spec)
+        spec = specmod.with_roots(specmod.load_spec(args.spec), args.torch_root, args.jittor_root)
     except specmod.SpecError as e:
         print(f"jtport parity: error: {e}", file=sys.stderr)
         return 2
@@ -113,11 +117,10 @@ def main(argv: List[str]) -> int:
         return 2
 
     import shims  # noqa: F401  (applies the Jittor environment before jittor is imported)
-    from .parity.model import ModelParity, default_forward
+    from .parity.model import ModelParity, default_forward, shared_random
 
     try:
-        model = specmod.resolve(spec.jittor_factory, spec.jittor_root)()
-        forward = specmod.resolve(spec.forward, spec.jittor_root) if spec.forward else default_forward
+        model, forward = specmod.build(spec, "jittor", default_forward, shared_random)
     except specmod.SpecError as e:
         print(f"jtport parity: error: {e}", file=sys.stderr)
         return 2
@@ -127,13 +130,14 @@ def main(argv: List[str]) -> int:
     except (RuntimeError, KeyError, ValueError) as e:
         print(f"jtport parity: error: loading the torch weights into the port failed: {e}", file=sys.stderr)
         return 1
+    p.float64_first()  # before anything float32: see ModelParity.float64_run
     rows = [p.check_forward("forward", rtol, atol), p.check_grads("grads", rtol, atol)]
     if spec.steps:
         rows.append(p.check_steps("steps", spec.optimizer, rtol, atol))
     for row in rows:
         mark = "ok  " if row.ok else "FAIL"
         print(f"{mark} {row.case:<8} max abs err {row.max_abs_err:.3g}  max rel err {row.max_rel_err:.3g}")
-        if not row.ok:
+        if not row.ok or row.detail.endswith("]"):  # a failure, or a pass with a note
             print(f"     {row.detail}")
     print(f"results: {out / 'results' / (spec.name + '.json')}")
     return 0 if all(r.ok for r in rows) else 1

@@ -167,7 +167,7 @@ def main():
         for p in getattr(encoder, name).parameters():
             p.requires_grad = True
     dump(out / "encoder.npz", encoder, make_inputs({"x": images}, SEED + 10), seed=SEED + 1,
-         forward=lambda m, a: m.encode_with_intermediate(a["x"]))
+         forward=lambda m, a: m.encode_with_intermediate(a["x"]), float64_grads=True)
 
     # relu4_1 / relu5_1-like inputs: non-negative, O(1)
     c4 = {"shape": (BATCH, 512, SIZE // 8, SIZE // 8), "dist": "uniform", "high": 2.0}

@@ -141,13 +141,16 @@ def dump(path: Union[str, Path], model: torch.nn.Module, inputs: Mapping[str, np
          forward: Callable[[torch.nn.Module, Mapping[str, torch.Tensor]], Any] = default_forward,
          loss: Optional[LossFn] = None, seed: int = 0, steps: int = 0,
          optimizer: Optional[Mapping[str, Any]] = None, record_acts: bool = True,
-         extra: Optional[Mapping[str, np.ndarray]] = None) -> Path:
+         float64_grads: bool = False, extra: Optional[Mapping[str, np.ndarray]] = None) -> Path:
     """Run ``model`` on ``inputs`` and save state, inputs, outputs, grads, steps and activations.
 
     ``loss(outputs, inputs)`` returns a scalar tensor; by default the seeded weighted sum of every
     output (weights saved as ``lossw/``).  ``steps`` optimizer steps (``optimizer`` spec, see
     :func:`make_optimizer`) follow, each a fresh forward/loss/backward/step on the same inputs.
-    ``extra`` arrays are saved as they are (e.g. injected noise).  Returns the ``.npz`` path.
+    ``float64_grads`` also saves the loss and the parameter gradients computed in float64 (a
+    double copy of the model on the same inputs and loss weights, stored as float64 under
+    ``loss64`` and ``grad64/``): see :func:`float64_gradients`.  ``extra`` arrays are saved as
+    they are (e.g. injected noise).  Returns the ``.npz`` path.
     """
     path = Path(path)
     arrays: Arrays = {}
@@ -194,6 +197,12 @@ def dump(path: Union[str, Path], model: torch.nn.Module, inputs: Mapping[str, np
     for n, g in zip(trainable, grads):
         arrays[f"grad/{n}"] = to_numpy(g) if g is not None else np.zeros(tuple(params[n].shape), np.float32)
 
+    if float64_grads:
+        try:
+            arrays.update(float64_gradients(model, forward, tin, trainable, loss, weights))
+        except Exception as e:  # a model that cannot run in double: float32 judging only
+            arrays["meta/float64_error"] = np.array(f"{type(e).__name__}: {e}"[:500])
+
     if steps:
         if optimizer is None:
             raise ValueError("dump: steps > 0 needs an optimizer spec")
@@ -211,6 +220,36 @@ def dump(path: Union[str, Path], model: torch.nn.Module, inputs: Mapping[str, np
     return path
 
 
+def float64_gradients(model: torch.nn.Module, forward: Callable[[torch.nn.Module, Mapping[str, torch.Tensor]], Any],
+                      tin: Mapping[str, torch.Tensor], trainable: Sequence[str], loss: Optional[LossFn],
+                      weights: Mapping[str, np.ndarray]) -> Arrays:
+    """``loss64``, ``output64/<name>`` and ``grad64/<name>`` (float64 arrays): the loss, the
+    floating-point outputs and the parameter gradients recomputed on a float64 copy of ``model``.
+
+    For gradients that float32 cannot decide: a ReLU input within float32 rounding of zero may
+    fall on either side of the kink in two correct implementations, and then the whole gradient
+    flowing through it is passed in one and blocked in the other (measured on MCCNet's VGG
+    encoder: one of 16,384 relu5_2 inputs, 1.2e-6 in torch and -1e-6 with oneDNN's
+    convolutions, moved enc_5.4's weight gradient by 6% relative).  In float64 the rounding is
+    ~1e9 times smaller, so the sides agree on every kink and the comparison is exact again."""
+    import copy
+
+    double = copy.deepcopy(model).double()
+    t64 = {k: (v.double() if v.is_floating_point() else v) for k, v in tin.items()}
+    out = forward(double, t64)
+    value = loss(out, t64) if loss is not None else weighted_sum_loss(
+        flatten(out, "out"), {k: v.astype(np.float64) for k, v in weights.items()})
+    params = dict(double.named_parameters())
+    grads = torch.autograd.grad(value, [params[n] for n in trainable], allow_unused=True)
+    arrays: Arrays = {"loss64": value.detach().double().numpy().reshape(1).copy()}
+    arrays.update({f"output64/{n}": t.detach().double().numpy().copy()
+                   for n, t in flatten(out, "out") if t.is_floating_point()})
+    for n, g in zip(trainable, grads):
+        arrays[f"grad64/{n}"] = (g.detach().double().numpy().copy() if g is not None
+                                 else np.zeros(tuple(params[n].shape), np.float64))
+    return arrays
+
+
 def out_dir_from_argv(argv: Optional[Sequence[str]] = None) -> Path:
     """Parse the ``--out DIR`` that :func:`porter.parity.torchside.run_torch` passes."""
     ap = argparse.ArgumentParser()
@@ -225,6 +264,58 @@ def deterministic(seed: int) -> None:
     torch.manual_seed(seed)
     torch.use_deterministic_algorithms(True, warn_only=True)
 
+
+
+@contextlib.contextmanager
+def shared_random(stream: common.SeededStream):
+    """Within the block, every random draw a forward pass can make (``torch.randn``,
+    ``torch.rand``, ``nn.init.normal_/normal/uniform_/uniform``) comes from ``stream``, which
+    the Jittor side replays with ``model.shared_random``: MCCNet's ``Net.forward`` draws its
+    content noise with ``nn.init.normal``."""
+    init = torch.nn.init
+
+    def fill(t, values):
+        with torch.no_grad():
+            return t.copy_(torch.from_numpy(values))
+
+    def normal_(t, mean=0.0, std=1.0, *_, **__):
+        return fill(t, float(mean) + float(std) * stream.normal(tuple(t.shape)))
+
+    def uniform_(t, a=0.0, b=1.0, *_, **__):
+        return fill(t, stream.uniform(tuple(t.shape), float(a), float(b)))
+
+    def rand(*size, dtype=None, **_):
+        t = torch.from_numpy(stream.uniform(common.size_args(size)))
+        return t.to(dtype) if dtype is not None else t
+
+    saved = [(init, n, getattr(init, n)) for n in ("normal_", "normal", "uniform_", "uniform")]
+    saved.append((torch, "rand", torch.rand))
+    for owner, name, _ in saved:
+        setattr(owner, name, {"normal_": normal_, "normal": normal_, "uniform_": uniform_,
+                              "uniform": uniform_, "rand": rand}[name])
+    try:
+        with patched_randn(stream):
+            yield stream
+    finally:
+        for owner, name, fn in saved:
+            setattr(owner, name, fn)
+
+
+@contextlib.contextmanager
+def cuda_as_cpu():
+    """Within the block, on a machine without CUDA, ``Tensor.cuda()`` and ``Module.cuda()``
+    return their receiver: research code that calls ``.cuda()`` in ``forward`` (MCCNet's
+    ``Net``) runs its torch reference on the CPU, as its Jittor port does."""
+    if torch.cuda.is_available():
+        yield
+        return
+    saved = (torch.Tensor.cuda, torch.nn.Module.cuda)
+    torch.Tensor.cuda = lambda self, *a, **k: self
+    torch.nn.Module.cuda = lambda self, *a, **k: self
+    try:
+        yield
+    finally:
+        torch.Tensor.cuda, torch.nn.Module.cuda = saved
 
 
 @contextlib.contextmanager
