@@ -147,7 +147,7 @@ def test_shipped_upstream_specs_load():
     assert len(shipped) >= 1
     for path in shipped:
         spec = load_spec(path)
-        assert spec.torch_root.name and spec.jittor_root.name.endswith("_jittor"), path
+        assert spec.torch_root.name and any(part.endswith("_jittor") for part in spec.jittor_root.parts), path
 
 
 def test_float64_judge_on_mccnet_reference(tmp_path, capsys):
@@ -160,6 +160,7 @@ def test_float64_judge_on_mccnet_reference(tmp_path, capsys):
     import_ported("models_ref.mccnet.net")  # converts models_ref into build/ported
     text = (ROOT / "examples" / "upstream" / "mccnet.toml").read_text()
     text = text.replace('factory = "net:Net"', 'factory = "models_ref.mccnet.net:Net"')
+    text = text.replace("steps = 2", "steps = 1")  # one Adam step (float32 and float64) keeps the test short
     text = text.replace('["@net:vgg", "@net:decoder"]',
                         '["@models_ref.mccnet.net:vgg", "@models_ref.mccnet.net:decoder"]')
     spec = tmp_path / "mccnet_ref.toml"

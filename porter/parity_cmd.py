@@ -130,7 +130,7 @@ def main(argv: List[str]) -> int:
     except (RuntimeError, KeyError, ValueError) as e:
         print(f"jtport parity: error: loading the torch weights into the port failed: {e}", file=sys.stderr)
         return 1
-    p.float64_first()  # before anything float32: see ModelParity.float64_run
+    p.float64_first(spec.optimizer if spec.steps else None)  # before anything float32: see ModelParity.float64_run
     rows = [p.check_forward("forward", rtol, atol), p.check_grads("grads", rtol, atol)]
     if spec.steps:
         rows.append(p.check_steps("steps", spec.optimizer, rtol, atol))
