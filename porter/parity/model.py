@@ -643,8 +643,9 @@ class ModelParity:
                         f"gradient is zero up to rounding); in float64 the port's steps match torch's to "
                         f"{worst(comps64)[0]:.3g}: float32 rounding, not the port")
                 if undetermined:
+                    names = ", ".join(sorted(undetermined)[:3])
                     note += (f"; {len(undetermined)} weight(s) with a zero gradient up to float64 rounding "
-                             f"compared within the optimizer's move, 2 x steps x lr ({', '.join(sorted(undetermined)[:3])})")
+                             f"compared within the optimizer's move, 2 x steps x lr ({names})")
                 return make_row(self.suite, case, comps64, None, note, self.results)
         div = None
         if not all(c.ok for c in comps) and self.ref.act_order:
