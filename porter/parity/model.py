@@ -356,6 +356,15 @@ def compare_sets(got: Mapping[str, Any], ref: Mapping[str, np.ndarray], rtol: fl
     return comps
 
 
+def float64_note(what: str, comps32: Sequence[Comparison], comps64: Sequence[Comparison], extra: str = "") -> str:
+    """The note of a row that float32 failed and float64 passed: both figures, and why."""
+    abs32, rel32 = worst(comps32)
+    abs64, rel64 = worst(comps64)
+    middle = f"; {extra}" if extra else ""
+    return (f"float32 {what} differ (max abs err {abs32:.3g}, rel {rel32:.3g}){middle}; in float64 the port "
+            f"matches torch (max abs err {abs64:.3g}, rel {rel64:.3g}): float32 rounding, not the port")
+
+
 def make_row(suite: str, case: str, comps: Sequence[Comparison], divergence: Optional[Divergence] = None,
              note: str = "", results: Path = RESULTS) -> Row:
     """A result row for a list of comparisons (failed if any failed); recorded in ``results``
@@ -467,8 +476,7 @@ class ModelParity:
             comps64 = compare_sets({n: outs64[n] for n in self.ref.group("output64/") if n in outs64},
                                    self.ref.group("output64/"), rtol, atol, "output")
             if comps64 and all(c.ok for c in comps64):
-                note = (f"float32 outputs differ by up to {worst(comps)[1]:.3g} relative; in float64 the port "
-                        f"matches torch to {worst(comps64)[1]:.3g}: float32 rounding, not the port")
+                note = float64_note("outputs", comps, comps64)
                 return make_row(self.suite, case, comps64, None, note, self.results)
         div = self.diagnose(rtol, atol) if not all(c.ok for c in comps) else None
         return make_row(self.suite, case, comps, div, results=self.results)
@@ -557,10 +565,9 @@ class ModelParity:
         if not all(c.ok for c in comps) and "loss64" in self.ref.arrays:
             comps64 = self._grad_comps(rtol, atol, float64=True)
             if all(c.ok for c in comps64):
-                rel32 = worst(comps)[1]
-                note = (f"float32 gradients differ by up to {rel32:.3g} relative, torch's own float32 gradients "
-                        f"by {self.torch_float32_error():.3g} from its float64 ones; in float64 the port matches "
-                        f"torch to {worst(comps64)[1]:.3g}: float32 rounding, not the port")
+                note = float64_note("gradients", comps, comps64,
+                                    f"torch's own float32 gradients differ from its float64 ones by "
+                                    f"{self.torch_float32_error():.3g} of the largest gradient")
                 return make_row(self.suite, case, comps64, None, note, self.results)
         div = None
         if not all(c.ok for c in comps) and self.ref.act_order:
@@ -570,14 +577,14 @@ class ModelParity:
         return make_row(self.suite, case, comps, div, note, self.results)
 
     def torch_float32_error(self) -> float:
-        """The largest relative difference of torch's float32 parameter gradients from its
-        float64 ones (each array's error over its scale)."""
-        worst_rel = 0.0
-        for n, g64 in self.ref.grads64.items():
-            scale = float(np.abs(g64).max())
-            if scale > 0 and n in self.ref.grads:
-                worst_rel = max(worst_rel, float(np.abs(self.ref.grads[n] - g64).max()) / scale)
-        return worst_rel
+        """The largest difference of torch's float32 parameter gradients from its float64
+        ones, over the largest float64 gradient (an array whose gradient is zero up to rounding
+        would make a per-array ratio meaningless)."""
+        g64 = self.ref.grads64
+        scale = max((float(np.abs(g).max()) for g in g64.values() if g.size), default=0.0)
+        err = max((float(np.abs(self.ref.grads[n] - g).max()) for n, g in g64.items()
+                   if g.size and n in self.ref.grads), default=0.0)
+        return err / scale if scale > 0 else 0.0
 
     def _grad_comps(self, rtol: float, atol: float, float64: bool = False) -> List[Comparison]:
         """Comparisons of the loss and every trainable parameter's gradient (float32, or both
@@ -639,9 +646,7 @@ class ModelParity:
                 comps64 += [compare(f"step{k}/{n}", state[n], ref_k[n], 0.0, 2 * k * lr + atol)
                             for n in sorted(undetermined) if n in ref_k]
             if comps64 and all(c.ok for c in comps64):
-                note = (f"float32 steps differ by up to {worst(comps)[0]:.3g} (lr-sized moves of weights whose "
-                        f"gradient is zero up to rounding); in float64 the port's steps match torch's to "
-                        f"{worst(comps64)[0]:.3g}: float32 rounding, not the port")
+                note = float64_note("steps", comps, comps64)
                 if undetermined:
                     names = ", ".join(sorted(undetermined)[:3])
                     note += (f"; {len(undetermined)} weight(s) with a zero gradient up to float64 rounding "
