@@ -73,7 +73,8 @@ def run_case(case, arrays, meta):
             if isinstance(mod, nn.Module) and not mname.startswith("_"):
                 entry["modules"].append(mname)
                 for k, v in mod.state_dict().items():
-                    arrays[f"{cid}::sd::{mname}.{k}"] = v.detach().cpu().numpy()
+                    # a copy: .numpy() shares the tensor's memory, and a case that trains updates it in place
+                    arrays[f"{cid}::sd::{mname}.{k}"] = v.detach().cpu().numpy().copy()
                 for k, p in mod.named_parameters():
                     if case.grad and p.requires_grad:
                         leaves[f"{mname}.{k}"] = p

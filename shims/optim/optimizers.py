@@ -96,7 +96,14 @@ class Optimizer(jt.optim.Optimizer):
         self.param_groups.append(g)
 
     def step(self, loss=None, retain_graph: bool = False):
-        """Apply one update (after ``backward(loss)`` when ``loss`` is given), like torch's step."""
+        """Apply one update (after ``backward(loss)`` when ``loss`` is given), like torch's step;
+        torch's ``step(closure)`` calls the closure (its backward feeds this optimizer) first
+        and returns its loss."""
+        if callable(loss) and not isinstance(loss, jt.Var):
+            with jt.enable_grad():
+                closure_loss = loss()
+            self.step()
+            return closure_loss
         self.pre_step(loss, retain_graph)
         # No jt.no_grad() around the updates: Var.update under no_grad turns the parameter
         # stop_grad (measured), which froze every parameter after the first step.  update()
@@ -109,7 +116,7 @@ class Optimizer(jt.optim.Optimizer):
                 if p.is_stop_grad() or id(p) not in self._has_grad:
                     continue
                 state = self.state.setdefault(id(p), {"step": 0})
-                state["step"] += 1
+                state["step"] = state.get("step", 0) + 1  # a torch SGD checkpoint has no 'step'
                 self._update(p, g, state, group)
         self.post_step()
 
@@ -229,19 +236,22 @@ class Adam(Optimizer):
     _decoupled = False
 
     def __init__(self, params, lr: float = 1e-3, betas=(0.9, 0.999), eps: float = 1e-8,
-                 weight_decay: float = 0.0, amsgrad: bool = False, *, maximize: bool = False, **_):
+                 weight_decay: float = 0.0, amsgrad: bool = False, *, maximize: bool = False,
+                 decoupled_weight_decay: bool = False, **_):
         if lr < 0 or eps < 0 or not 0 <= betas[0] < 1 or not 0 <= betas[1] < 1 or weight_decay < 0:
             raise ValueError(f"{type(self).__name__}: invalid lr={lr}, betas={betas}, eps={eps} "
                              f"or weight_decay={weight_decay}")
-        super().__init__(params, dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay,
-                                      amsgrad=amsgrad, maximize=maximize))
+        opts = dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay, amsgrad=amsgrad, maximize=maximize)
+        if decoupled_weight_decay and not self._decoupled:  # torch >= 2.6: Adam(decoupled_weight_decay=True) is AdamW
+            opts["decoupled_weight_decay"] = True
+        super().__init__(params, opts)
 
     def _update(self, p, g, state, group):
         lr, (b1, b2), eps, wd = group["lr"], group["betas"], group["eps"], group["weight_decay"]
         if group["maximize"]:
             g = -g
         if wd:
-            if self._decoupled:
+            if self._decoupled or group.get("decoupled_weight_decay"):
                 p.update(p * (1 - lr * wd))
             else:
                 g = g + wd * p
