@@ -128,12 +128,11 @@ GEN_OUTPUTS = ["adv", "sty", "rec", "x_trg", "x_cyc", "s", "s_trg"]
 
 
 def held_grads(trainer, part: str) -> Tuple[Dict[str, jt.Var], List[str]]:
-    """The gradients ``backward()`` (inside ``HiSD.forward``) left in the optimizer of ``gen`` or
-    ``dis``, by parameter name, and the names of the parameters that got none (torch: None)."""
-    opt = getattr(trainer, f"{part}_opt")
+    """The ``.grad`` that ``backward()`` (inside ``HiSD.forward``) left on the parameters of
+    ``gen`` or ``dis``, by name (zeros where None), and the names of those left None (as torch)."""
     named = getattr(trainer.models, part).named_parameters()
-    return ({n: p.opt_grad(opt) for n, p in named},
-            sorted(n for n, p in named if id(p) not in opt._has_grad))
+    return ({n: p.grad if p.grad is not None else jt.zeros(p.shape) for n, p in named},
+            sorted(n for n, p in named if p.grad is None))
 
 
 def test_gen_losses(hisd, cfg, trainer_ref):

@@ -5,6 +5,8 @@ Importing ``shims`` first applies the Jittor environment settings this machine n
 
 Top level: the ops (:mod:`shims.ops`), checkpoints (:mod:`shims.checkpoint`) and memory tools
 (:mod:`shims.memory`).  Submodules: :mod:`shims.nn`, :mod:`shims.optim`, :mod:`shims.data`.
+Importing it also gives Jittor's ``Var`` torch's gradient model (:mod:`shims.autograd`:
+``.grad``, ``backward()``, ``requires_grad``, ``register_hook``).
 """
 from . import env as _env
 
@@ -12,6 +14,7 @@ _env.apply()
 
 import jittor as jt  # noqa: E402
 
+from . import autograd  # noqa: E402,F401  (first: .grad/backward on Var, module tracking)
 from . import ops, nn, distributed, optim, data, checkpoint, memory, profiler, cpp_extension, runtime  # noqa: E402,F401
 from . import vision  # noqa: E402,F401  (torchvision semantics: Resize, save_image)
 from .ops import *  # noqa: E402,F401,F403
@@ -22,6 +25,6 @@ from .grad_mode import *  # noqa: E402,F401,F403
 from . import grad_mode  # noqa: E402
 
 # "env": the submodule, bound in this namespace by ``from . import env as _env`` above
-__all__ = ["jt", "ops", "nn", "distributed", "optim", "data", "checkpoint", "memory", "env", "vision",  # noqa: F405
+__all__ = ["jt", "autograd", "ops", "nn", "distributed", "optim", "data", "checkpoint", "memory", "env", "vision",  # noqa: F405
            *ops.__all__, *checkpoint.__all__, *memory.__all__, "unported", "UnportedError",
            *grad_mode.__all__]

@@ -447,9 +447,11 @@ def _broadcast_from_rank0(vs: List[jt.Var]) -> None:
 def average_gradients(grads: Dict[int, jt.Var], reached: Dict[int, bool]) -> None:
     """Average, over the processes, the gradients of every live DDP module's parameters, in place
     in ``grads`` (``{id(param): grad}``), as torch's reducer does after a backward outside
-    ``no_sync``.  ``reached`` says per parameter whether this process's loss used it; a
-    parameter no process used keeps no gradient; one some processes did not use counts zero
-    there, which torch allows only with ``find_unused_parameters=True``."""
+    ``no_sync``.  Called by the gradient store (:mod:`shims.autograd`) after each backward, with
+    every leaf of the backward (``grads`` holds the accumulated ``.grad`` each would get).
+    ``reached`` says per parameter whether this process's loss used it; a module no process's
+    loss used is left alone; a parameter no process used keeps no gradient; one some processes
+    did not use counts zero there, which torch allows only with ``find_unused_parameters=True``."""
     if not _in_mpi():
         return
     for ddp in _live_wrappers():
@@ -461,6 +463,8 @@ def average_gradients(grads: Dict[int, jt.Var], reached: Dict[int, bool]) -> Non
         used = jt.array(np.array([1 if reached.get(id(p)) else 0 for p in params], dtype=np.int32))
         used_anywhere = used.mpi_all_reduce("add").numpy()
         local = used.numpy()
+        if not used_anywhere.any():
+            continue  # no process's loss used this module (its forward did not run): no reduction
         if not ddp.find_unused_parameters and (local == 0).any():
             names = [n for n, p in ddp.module.named_parameters()
                      if id(p) in grads and not reached.get(id(p))]

@@ -1,7 +1,8 @@
 """The StyleGAN2-ADA training iteration (the core of upstream ``training/training_loop.py``):
 phases Gmain, Greg, Dmain, Dreg with lazy regularisation, Adam with the lazy-regularisation
-rescaling of lr and betas, and the G_ema update.  One round per phase (no gradient accumulation
-over GPUs), no NaN scrubbing of gradients, no augmentation."""
+rescaling of lr and betas, the NaN/inf scrubbing of every gradient before the step (taken with
+the network frozen again, as upstream), and the G_ema update.  One round per phase (no gradient
+accumulation over GPUs), no augmentation."""
 import copy
 
 import torch
@@ -46,8 +47,13 @@ def training_iteration(phases, loss, G, G_ema, batch_idx, real_img, real_c, gen_
         phase.module.requires_grad_(True)
         phase_loss = loss.accumulate_gradients(phase=phase.name, real_img=real_img, real_c=real_c, gen_z=phase_gen_z, gen_c=phase_gen_c, gain=phase.interval)
         phase_loss.backward()
-        phase.opt.step()
+
+        # Update weights.
         phase.module.requires_grad_(False)
+        for param in phase.module.parameters():
+            if param.grad is not None:
+                torch.nan_to_num(param.grad, nan=0, posinf=1e5, neginf=-1e5, out=param.grad)
+        phase.opt.step()
 
     # Update G_ema.
     with torch.no_grad():

@@ -50,8 +50,7 @@ def float64_run(ref: Reference, steps: int, lr: float) -> dict:
             opt.backward(value)
             if k == 1:
                 arrays["loss"] = to_numpy(value).reshape(1)
-                arrays.update({f"grad/{name_of[id(p)]}": to_numpy(g) for group in opt.param_groups
-                               for p, g in zip(group["params"], group["grads"])})
+                arrays.update({f"grad/{name_of[id(p)]}": to_numpy(p.grad) for p in trained})
             opt.step()
             arrays.update({f"step{k}/param/{n}": to_numpy(params[n]) for n in ref.trainable})
         arrays["meta/dtypes"] = np.array(sorted({str(p.dtype) for p in trained}))

@@ -5,7 +5,9 @@ This file is plain torch code.  ``rules_train.py`` runs it in ``.venv-torch``;
 converted code in ``.venv``.  Every case takes tensors (made from the same numpy arrays on
 both sides) and returns a dict of tensors, so the snippets need no numpy<->tensor calls.
 The idioms are the ones the rules rewrite: training-step forms, ``.data`` writes, ``eval()``, buffers and
-non-parameter tensor attributes, ``autograd.grad`` with ``create_graph`` and a custom Function.
+non-parameter tensor attributes, ``autograd.grad`` with ``create_graph`` and a custom Function;
+and torch's gradient model (``.grad`` edits, accumulation without ``zero_grad``, frozen
+networks and ``requires_grad_`` toggles, hooks), which converts as written.
 """
 import torch
 import torch.nn as nn
@@ -269,5 +271,113 @@ def custom_function(state, x, y):
     return {"out": out.detach(), "grad_x": gx, "grad_w": gw, "grad_b": gb}
 
 
+def train_no_zero_grad(state, x, y):
+    """No zero_grad() between steps: torch accumulates gradients across steps (the port once
+    gave what zero_grad() every step gives); a scheduler decays the learning rate."""
+    model = _mlp(state)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.5)
+    sched = torch.optim.lr_scheduler.StepLR(opt, 1, gamma=0.5)
+    for _ in range(STEPS):
+        ((model(x) - y) ** 2).mean().backward()
+        opt.step()
+        sched.step()
+    out = _params("", model)
+    out["grad.fc1.weight"] = model.fc1.weight.grad
+    return out
+
+
+def _critic(state):
+    critic = Critic()
+    critic.load_state_dict({"fc1.weight": state["fc1.weight"], "fc1.bias": state["fc1.bias"],
+                            "fc2.weight": state["fc2.weight"][:1], "fc2.bias": state["fc2.bias"][:1]})
+    return critic
+
+
+def gan_phases(state, x, y):
+    """StyleGAN2-ADA's training loop: each network frozen outside its phase (requires_grad_),
+    losses accumulated by backward() (the generator's through the frozen critic, the critic's
+    with an R1 term from autograd.grad(create_graph=True)), every .grad sanitized with
+    nan_to_num_, the generator's clipped, and the step taken with the network frozen again."""
+    gen = nn.Sequential(nn.Linear(4, 4), nn.Tanh())
+    gen.load_state_dict({"0.weight": state["fc1.weight"][:4], "0.bias": state["fc1.bias"][:4]})
+    critic = _critic(state)
+    gen.requires_grad_(False)
+    critic.requires_grad_(False)
+    opt_g = torch.optim.Adam(gen.parameters(), lr=LR, betas=(0.0, 0.99))
+    opt_d = torch.optim.Adam(critic.parameters(), lr=LR, betas=(0.0, 0.99))
+    for _ in range(STEPS):
+        for name, module, opt in (("G", gen, opt_g), ("D", critic, opt_d)):
+            opt.zero_grad(set_to_none=True)
+            module.requires_grad_(True)
+            if name == "G":
+                for half in (x[:3], x[3:]):
+                    F.softplus(-critic(gen(half))).mean().mul(0.5).backward()
+            else:
+                F.softplus(critic(gen(x).detach())).mean().backward()
+                real = (x.flip(0) * 0.5).detach().requires_grad_(True)
+                logits = critic(real)
+                r1, = torch.autograd.grad(outputs=[logits.sum()], inputs=[real], create_graph=True)
+                (F.softplus(-logits) + 2.0 * r1.square().sum(1, keepdim=True)).mean().backward()
+            module.requires_grad_(False)
+            for p in module.parameters():
+                if p.grad is not None:
+                    p.grad.nan_to_num_(nan=0, posinf=1e5, neginf=-1e5)
+            if name == "G":
+                torch.nn.utils.clip_grad_norm_(module.parameters(), 0.5)
+            opt.step()
+    out = _params("gen.", gen)
+    out.update(_params("critic.", critic))
+    return out
+
+
+def frozen_encoder(state, x, y):
+    """MCCNet: an encoder frozen with p.requires_grad = False feeds a trained decoder; its
+    features do not require grad (the model asserts it) and it never gets a gradient."""
+    enc = nn.Linear(4, 4)
+    enc.load_state_dict({"weight": state["fc1.weight"][:4], "bias": state["fc1.bias"][:4]})
+    for p in enc.parameters():
+        p.requires_grad = False
+    dec = nn.Linear(4, 2)
+    dec.load_state_dict({"weight": state["fc2.weight"][:, :4], "bias": state["fc2.bias"]})
+    opt = torch.optim.Adam(dec.parameters(), lr=LR)
+    for _ in range(STEPS):
+        feat = torch.relu(enc(x))
+        assert feat.requires_grad is False
+        pred = dec(feat)
+        assert pred.requires_grad
+        loss = ((pred - y) ** 2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    out = _params("dec.", dec)
+    out["enc_has_no_grad"] = torch.tensor([float(enc.weight.grad is None and enc.bias.grad is None)])
+    return out
+
+
+def hooks_and_manual_clip(state, x, y):
+    """Hooks on the parameters (clamp) and on an intermediate (scale), its gradient retained,
+    manual clipping through .grad, and a .grad set to None before the step."""
+    model = _mlp(state)
+    for p in model.parameters():
+        p.register_hook(lambda g: g.clamp(-0.05, 0.05))
+    opt = torch.optim.SGD(model.parameters(), lr=0.5)
+    for _ in range(STEPS):
+        opt.zero_grad()
+        h = torch.tanh(model.fc1(x))
+        h.register_hook(lambda g: g * 2.0)
+        h.retain_grad()
+        loss = ((model.fc2(h) - y) ** 2).mean()
+        loss.backward()
+        total = torch.sqrt(sum((p.grad ** 2).sum() for p in model.parameters()))
+        for p in model.parameters():
+            p.grad.mul_(0.1 / (total + 1e-6))
+        model.fc2.bias.grad = None
+        opt.step()
+    out = _params("", model)
+    out["h.grad"] = h.grad
+    return out
+
+
 CASES = [train_fused, train_split_clip, train_multi_opt, train_accumulate, train_bare_backward,
-         ema_through_data, eval_keeps_grads, buffers_and_attrs, r1_penalty, custom_function]
+         ema_through_data, eval_keeps_grads, buffers_and_attrs, r1_penalty, custom_function,
+         train_no_zero_grad, gan_phases, frozen_encoder, hooks_and_manual_clip]

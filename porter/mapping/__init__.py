@@ -11,6 +11,8 @@ qualified name; tensor methods are keyed ``torch.Tensor.<name>``.  A row::
     rename = { negative_slope = "scale" }             # torch keyword -> target keyword
     drop = { inplace = "Jittor ops never modify their input; harmless" }
     reject = { padding_mode = { reason = "...", allow = ["'zeros'"] } }
+    then = { requires_grad = ".requires_grad_" }      # the argument becomes a method call on
+                                                      # the result: zeros(3).requires_grad_(True)
     reason = "shown to users for unsupported / shim / rewritten rows"
     kind = "function"                 # function | class | method | attribute | module
     differentiable = true             # the API harness checks gradients of such rows
@@ -19,9 +21,11 @@ qualified name; tensor methods are keyed ``torch.Tensor.<name>``.  A row::
     note = "how to run code using it"  # shown with the report summary when a use converts
 
 ``drop`` arguments are removed (their reason goes into the report's notes).  ``reject``
-arguments make the call unsupported unless their source text is one of ``allow``.
-Every argument the target lacks must be in ``rename``, ``drop`` or ``reject``: the table
-never drops a semantics-changing argument silently.
+arguments make the call unsupported unless their source text is one of ``allow``.  A ``then``
+argument is removed and its value passed to the named method of the call's result (a literal
+``False`` is simply removed: the Jittor default).
+Every argument the target lacks must be in ``rename``, ``drop``, ``reject`` or ``then``: the
+table never drops a semantics-changing argument silently.
 """
 from __future__ import annotations
 
@@ -64,6 +68,7 @@ class ApiEntry:
     rename: Mapping[str, str] = field(default_factory=dict)
     drop: Mapping[str, str] = field(default_factory=dict)
     reject: Mapping[str, Reject] = field(default_factory=dict)
+    then: Mapping[str, str] = field(default_factory=dict)
     reason: str = ""
     kind: str = "function"
     differentiable: bool = False
@@ -82,7 +87,7 @@ class ApiEntry:
         return self.api.rsplit(".", 1)[-1]
 
 
-_KEYS = {"status", "target", "params", "rename", "drop", "reject", "reason", "kind",
+_KEYS = {"status", "target", "params", "rename", "drop", "reject", "then", "reason", "kind",
          "differentiable", "receiver", "note"}
 
 
@@ -111,12 +116,16 @@ def _entry(api: str, row: dict, source: str) -> ApiEntry:
         if isinstance(spec, str):
             spec = {"reason": spec}
         reject[arg] = Reject(spec["reason"], tuple(spec.get("allow", ())))
+    then = dict(row.get("then", {}))
+    for arg, method in then.items():
+        if not (isinstance(method, str) and method.startswith(".") and method[1:].isidentifier()):
+            raise TableError(f"{where}: then.{arg} must name a method of the result ('.name')")
     receiver = row.get("receiver")
     if receiver not in (None, "arg0"):
         raise TableError(f"{where}: receiver must be 'arg0'")
     return ApiEntry(api=api, status=status, target=target, params=tuple(row.get("params", ())),
                     rename=dict(row.get("rename", {})), drop=dict(row.get("drop", {})),
-                    reject=reject, reason=row.get("reason", ""), kind=kind,
+                    reject=reject, then=then, reason=row.get("reason", ""), kind=kind,
                     differentiable=bool(row.get("differentiable", False)),
                     receiver=receiver, note=row.get("note", ""), source=source)
 

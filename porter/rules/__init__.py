@@ -10,7 +10,6 @@ from .common import BlockEditRule
 from .custom_function import CustomFunctionRule
 from .data import DataLoaderRule
 from .device import DeviceRule
-from .grad_asserts import GradAssertRule
 from .grad_flags import GradFlagRule
 from .modules import ModuleRule
 from .no_grad import NoGradConstructionRule
@@ -23,7 +22,6 @@ RULES = [
     CustomFunctionRule,
     AutogradGradRule,
     GradFlagRule,
-    GradAssertRule,
     DeviceRule,
     SeedRule,
     CheckpointRule,

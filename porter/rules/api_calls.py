@@ -30,13 +30,15 @@ def _keyword(arg: cst.Arg, name: str) -> cst.Arg:
                               whitespace_after=cst.SimpleWhitespace("")))
 
 
-def transform_args(entry: ApiEntry, args: List[cst.Arg]) -> Tuple[List[cst.Arg], List[str], Optional[str]]:
+def transform_args(entry: ApiEntry, args: List[cst.Arg], then: Optional[list] = None
+                   ) -> Tuple[List[cst.Arg], List[str], Optional[str]]:
     """Apply a row's argument policy to a call's arguments.
 
     Returns (new arguments, notes about dropped arguments, problem).  ``problem`` is set when
-    an argument is rejected: the call then must stay as it is and be reported.
+    an argument is rejected: the call then must stay as it is and be reported.  ``then``
+    (a list) receives ``(method, value)`` for each ``then`` argument taken out of the call.
     """
-    if not (entry.rename or entry.drop or entry.reject):
+    if not (entry.rename or entry.drop or entry.reject or entry.then):
         return list(args), [], None
     out: List[cst.Arg] = []
     notes: List[str] = []
@@ -60,6 +62,13 @@ def transform_args(entry: ApiEntry, args: List[cst.Arg]) -> Tuple[List[cst.Arg],
             if value not in rej.allow:
                 return list(args), [], f"argument {name}={value}: {rej.reason}"
             notes.append(f"{entry.api}: dropped {name}={value} (the Jittor default)")
+            shifted = shifted or arg.keyword is None
+            continue
+        if name is not None and name in entry.then:
+            if code_of(arg.value) != "False" and then is not None:
+                then.append((entry.then[name][1:], arg.value))
+            elif code_of(arg.value) != "False":
+                return list(args), [], f"argument {name}= needs a rewrite of the call's result"
             shifted = shifted or arg.keyword is None
             continue
         if name is not None and name in entry.drop:
@@ -169,8 +178,8 @@ class ApiCallRule(Rule):
         return updated
 
     def _args_or_report(self, original: cst.Call, updated: cst.Call, entry: ApiEntry,
-                        qual: str) -> Optional[List[cst.Arg]]:
-        args, notes, problem = transform_args(entry, list(updated.args))
+                        qual: str, then: Optional[list] = None) -> Optional[List[cst.Arg]]:
+        args, notes, problem = transform_args(entry, list(updated.args), then)
         if problem is not None:
             self.ctx.unsupported(original, qual, problem, code="JT002")
             return None
@@ -183,11 +192,16 @@ class ApiCallRule(Rule):
         if entry is None or rest or entry.status != "direct" and entry.status != "shim":
             func = self._convert_reference(original.func, updated.func, qual)
             return updated if func is None else updated.with_changes(func=func)
-        args = self._args_or_report(original, updated, entry, qual)
+        then: list = []
+        args = self._args_or_report(original, updated, entry, qual, then)
         if args is None:
             return updated
         func = self._convert_reference(original.func, updated.func, qual)
-        return updated.with_changes(func=func or updated.func, args=args)
+        call = updated.with_changes(func=func or updated.func, args=args)
+        for method, value in then:  # torch.zeros(3, requires_grad=True) -> jt.zeros(3).requires_grad_(True)
+            call = cst.Call(func=cst.Attribute(value=call.with_changes(lpar=[], rpar=[]), attr=cst.Name(method)),
+                            args=[cst.Arg(value=value)], lpar=call.lpar, rpar=call.rpar)
+        return call
 
     def _convert_method_call(self, original: cst.Call, updated: cst.Call, qual: str) -> cst.BaseExpression:
         entry = self.ctx.table.get(qual)

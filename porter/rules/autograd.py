@@ -15,9 +15,8 @@ returns a list for a list of targets.  So:
 * ``allow_unused=True`` is kept as a JT103 warning: Jittor returns zeros where torch returns None;
 * ``is_grads_batched``/``materialize_grads`` are marked unsupported.
 
-``torch.autograd.backward(tensors, grad_tensors)`` -> ``shims.optim.backward(loss)`` with the
-same loss construction (every live ``shims.optim`` optimizer receives the gradients, as every
-leaf does in torch).
+``torch.autograd.backward`` needs no rule: the table maps it to ``shims.autograd.backward``
+(torch's signature, the gradient store).
 """
 from __future__ import annotations
 
@@ -26,12 +25,10 @@ from typing import List, Optional
 import libcst as cst
 
 from .base import Rule
-from .common import code_of, positional
+from .common import code_of
 
 CODE = "JT103"
 API = "torch.autograd.grad"
-BACKWARD = "torch.autograd.backward"
-_BACKWARD_PARAMS = ("tensors", "grad_tensors", "retain_graph", "create_graph", "grad_variables", "inputs")
 _PARAMS = ("outputs", "inputs", "grad_outputs", "retain_graph", "create_graph", "only_inputs",
            "allow_unused", "is_grads_batched", "materialize_grads")
 _SEQUENCE_CALLS = ("list", "tuple")
@@ -65,13 +62,10 @@ class AutogradGradRule(Rule):
 
     @classmethod
     def applies(cls, ctx) -> bool:
-        return any(q in (API, BACKWARD) for q in ctx.names.uses.values())
+        return API in ctx.names.uses.values()
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
-        q = self.ctx.qualname(original.func)
-        if q == BACKWARD:
-            return self._backward(original, updated)
-        if q != API:
+        if self.ctx.qualname(original.func) != API:
             return updated
         if any(a.star for a in updated.args) or len([a for a in updated.args if a.keyword is None]) > len(_PARAMS):
             self.ctx.unsupported(original, API, "*args/**kwargs hide which arguments are passed", code=CODE)
@@ -102,29 +96,6 @@ class AutogradGradRule(Rule):
         assert isinstance(expr, cst.Call)
         return expr.with_changes(func=self.ctx.spell("jittor.grad"),
                                  lpar=updated.lpar, rpar=updated.rpar)
-
-    def _backward(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
-        """``torch.autograd.backward(tensors, grad_tensors)`` -> ``shims.optim.backward(loss)``."""
-        if any(a.star for a in updated.args) or len(positional(updated)) > 3:
-            self.ctx.unsupported(original, BACKWARD, "*args/**kwargs hide which arguments are passed", code=CODE)
-            return updated
-        args = {}
-        for i, a in enumerate(updated.args):
-            args[a.keyword.value if a.keyword is not None else _BACKWARD_PARAMS[i]] = a.value
-        if "inputs" in args:
-            self.ctx.unsupported(original, BACKWARD, "inputs= (gradients for chosen leaves only) has no "
-                                 "shims.optim.backward form", code=CODE)
-            return updated
-        loss = self._loss(args.get("tensors"), args.get("grad_tensors", args.get("grad_variables")))
-        if loss is None:
-            self.ctx.unsupported(original, BACKWARD, "tensors/grad_tensors of a length not known statically",
-                                 code=CODE)
-            return updated
-        retain = args.get("retain_graph")
-        extra = f", retain_graph={code_of(retain)}" if retain is not None else ""
-        self.ctx.handled(original.func)
-        expr = cst.parse_expression(f"F({loss}{extra})")
-        return expr.with_changes(func=self.ctx.spell("shims.optim.backward"))
 
     @staticmethod
     def _loss(outputs, grad_outputs) -> Optional[str]:

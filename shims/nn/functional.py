@@ -2,12 +2,13 @@
 
 Jittor 1.3.11: ``ReflectionPad2d`` rejects a tuple, ``leaky_relu`` calls the slope ``scale``,
 ``interpolate`` defaults to bilinear and maps non-integer scale factors by the size ratio,
-``Upsample`` has no ``size=``, and there is no ``nn.utils.clip_grad_norm_``.
+``Upsample`` has no ``size=``, and there is no ``nn.utils.clip_grad_norm_``/``clip_grad_value_``
+(these clip torch's ``.grad``, :mod:`shims.autograd`).
 """
 from __future__ import annotations
 
 import math
-from typing import Optional
+from typing import Iterable, List, Optional, Sequence, Union
 
 import numpy as np
 
@@ -18,7 +19,7 @@ from .module import Module
 from .pooling import adaptive_avg_pool2d
 
 __all__ = ["ReflectionPad2d", "ReplicationPad2d", "leaky_relu", "LeakyReLU", "interpolate",
-           "Upsample", "clip_grad_norm_"]
+           "Upsample", "clip_grad_norm_", "clip_grad_value_"]
 
 
 def _pad4(padding, cls: str):
@@ -174,24 +175,19 @@ class Upsample(Module):
                            self.recompute_scale_factor)
 
 
-def clip_grad_norm_(parameters, max_norm: float, optimizer=None, norm_type: float = 2.0,
-                    error_if_nonfinite: bool = False) -> jt.Var:
-    """``torch.nn.utils.clip_grad_norm_`` for gradients held by a Jittor ``optimizer``.
-
-    Call after ``optimizer.backward(loss)`` and before ``optimizer.step()``.  Total norm over all
-    gradients (``norm_type`` p or ``inf``); each gradient is scaled by
-    ``min(1, max_norm / (total + 1e-6))``.  Returns the total norm.  Without ``optimizer``, the
-    live ``shims.optim`` optimizer holding all of ``parameters`` is used (torch code clips
-    after a bare ``loss.backward()``, e.g. HiSD's).
-    """
+def _grads_of(parameters) -> List[jt.Var]:
     params = [parameters] if isinstance(parameters, jt.Var) else list(parameters)
-    if optimizer is None:
-        from ..optim.grads import owner_of
-        optimizer = owner_of(params)
-    if optimizer is None or not hasattr(optimizer, "find_grad"):
-        raise TypeError("clip_grad_norm_(parameters, max_norm, optimizer): Jittor keeps gradients "
-                        "in the optimizer; pass the optimizer that ran backward(loss)")
-    grads = [optimizer.find_grad(p) for p in params if not p.is_stop_grad()]
+    return [p.grad for p in params if p.grad is not None]
+
+
+def clip_grad_norm_(parameters, max_norm: float, norm_type: float = 2.0, error_if_nonfinite: bool = False,
+                    foreach=None, *, optimizer=None) -> jt.Var:
+    """``torch.nn.utils.clip_grad_norm_``: scale the ``.grad`` of ``parameters`` in place by
+    ``min(1, max_norm / (total + 1e-6))``, ``total`` the ``norm_type`` norm (p or ``inf``) of all
+    gradients together, and return ``total``.  Parameters whose ``.grad`` is None are left out,
+    as in torch.  ``optimizer=`` (jtport's earlier spelling, when Jittor's optimizers held the
+    gradients) is accepted and not needed."""
+    grads = _grads_of(parameters)
     if not grads:
         return jt.zeros(1)
     norm_type = float(norm_type)
@@ -205,3 +201,11 @@ def clip_grad_norm_(parameters, max_norm: float, optimizer=None, norm_type: floa
     for g in grads:
         g.update(g * coef)
     return total
+
+
+def clip_grad_value_(parameters, clip_value: float, foreach=None) -> None:
+    """``torch.nn.utils.clip_grad_value_``: clamp each ``.grad`` of ``parameters`` to
+    ``[-clip_value, clip_value]`` in place."""
+    v = float(clip_value)
+    for g in _grads_of(parameters):
+        g.update(g.clamp(-v, v))

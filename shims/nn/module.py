@@ -181,7 +181,9 @@ class Module(jt.Module):
         return self
 
     def zero_grad(self, set_to_none: bool = True) -> None:
-        """Accepted for torch code; Jittor's gradients live in the optimizer (``opt.zero_grad``)."""
+        """torch's ``zero_grad``: every parameter's ``.grad`` becomes None (or zeros, in place)."""
+        from ..optim.optimizers import _zero_grads
+        _zero_grads(self.parameters(), set_to_none)
 
     def train(self, mode: bool = True):
         """torch's ``train(mode)``: switch the training flag of every submodule, nothing else."""

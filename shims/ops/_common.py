@@ -72,4 +72,6 @@ _FLOAT_DTYPES = ("float16", "float32", "float64", "bfloat16")
 
 
 def _device_free(requires_grad: bool, y):
-    return y if requires_grad else y.stop_grad()
+    """A new tensor: a leaf of the gradient store (``shims.autograd``) with ``requires_grad``,
+    else gradient-stopped (torch's default for created tensors)."""
+    return y.requires_grad_(True) if requires_grad else y.stop_grad()

@@ -249,6 +249,7 @@ _INPLACE = {
     "lt_": lambda a, b: (a < b).cast(a.dtype), "le_": lambda a, b: (a <= b).cast(a.dtype),
     "gt_": lambda a, b: (a > b).cast(a.dtype), "ge_": lambda a, b: (a >= b).cast(a.dtype),
     "logical_not_": lambda a: a.logical_not().cast(a.dtype),
+    "nan_to_num_": lambda a, nan=0.0, posinf=None, neginf=None: nan_to_num(a, nan, posinf, neginf),
 }
 for _n, _f in _INPLACE.items():
     globals()[_n] = _inplace(_f, _n)
@@ -290,12 +291,15 @@ def clamp_max(input, max):
     return clamp(input, max=max)
 
 
-def nan_to_num(input, nan: float = 0.0, posinf: Optional[float] = None, neginf: Optional[float] = None):
-    """``torch.nan_to_num``: NaN -> nan, +inf -> posinf (default: dtype max), -inf -> neginf."""
+def nan_to_num(input, nan: float = 0.0, posinf: Optional[float] = None, neginf: Optional[float] = None, *,
+               out: Optional[jt.Var] = None):
+    """``torch.nan_to_num``: NaN -> nan, +inf -> posinf (default: dtype max), -inf -> neginf.
+    ``out=`` (StyleGAN2-ADA: ``nan_to_num(p.grad, ..., out=p.grad)``) takes the result in place."""
     big = float(np.finfo(str(input.dtype)).max) if str(input.dtype) in _FLOAT_DTYPES[:3] else 3.4028234663852886e38
     y = jt.ternary(input.isnan(), jt.full_like(input, nan), input)
     y = jt.ternary(y == float("inf"), jt.full_like(y, big if posinf is None else posinf), y)
-    return jt.ternary(y == float("-inf"), jt.full_like(y, -big if neginf is None else neginf), y)
+    y = jt.ternary(y == float("-inf"), jt.full_like(y, -big if neginf is None else neginf), y)
+    return y if out is None else out.assign(y)
 
 
 def random_(input, low: int = 0, high: Optional[int] = None):

@@ -97,17 +97,6 @@ def unflatten(input, dim: int, sizes):
     return input.reshape(shape[:d] + list(sizes) + shape[d + 1:])
 
 
-def _var_requires_grad_(self, requires_grad: bool = True):
-    """``Tensor.requires_grad_(flag)`` on a Var: ``start_grad()``/``stop_grad()`` in place; returns
-    the Var.  Installed as a Var method because the converter cannot tell a tensor from a module
-    by name (``x = x.requires_grad_()`` in HiSD's R1; modules have it from ``shims.nn.Module``)."""
-    return self.start_grad() if requires_grad else self.stop_grad()
-
-
-if not hasattr(jt.Var, "requires_grad_"):
-    jt.Var.requires_grad_ = _var_requires_grad_
-
-
 def _accept_tensor_sizes(method):
     """Wrap a ``Var`` shape method so one-element Vars work as sizes, as 0-d tensors do in
     torch (StyleGAN2's ``G = torch.min(torch.as_tensor(4), torch.as_tensor(N))`` then

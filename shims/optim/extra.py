@@ -8,7 +8,7 @@ ASGD's ``eta`` and ``mu``) are rounded to float32 here too, so long runs keep to
 ``state_dict()`` gives them as 0-d float32 arrays, as torch's checkpoints hold them.
 
 ``step(closure)``: torch's optimizers accept a closure that re-evaluates the loss (its
-``loss.backward()`` converts to ``shims.optim.backward(loss)``, which feeds this optimizer);
+``loss.backward()`` fills ``.grad`` in shims' gradient store, which this optimizer steps from);
 LBFGS needs one.  ``foreach``/``fused``/``capturable``/``differentiable`` select torch kernels
 and change no result: accepted and ignored.
 """
@@ -422,7 +422,7 @@ class LBFGS(_Torchlike):
     ``step(closure)`` runs torch's algorithm (two-loop recursion, optional strong-Wolfe line
     search) on the flattened parameters in float32 (numpy on the host: every iteration decides
     on scalars, as torch's does); the closure's ``loss.backward()`` reaches this optimizer
-    through ``shims.optim.backward``.  One parameter group, as torch requires."""
+    through ``.grad`` (shims' gradient store).  One parameter group, as torch requires."""
 
     def __init__(self, params, lr: float = 1, max_iter: int = 20, max_eval: Optional[int] = None,
                  tolerance_grad: float = 1e-7, tolerance_change: float = 1e-9, history_size: int = 100,
@@ -441,13 +441,13 @@ class LBFGS(_Torchlike):
     # -- flat views ---------------------------------------------------------------------
     def _gather_flat_grad(self) -> np.ndarray:
         group = self.param_groups[0]
-        grads = group.get("grads")
         views = []
-        for i, p in enumerate(self._params):
-            if grads is None or id(p) not in self._has_grad or p.is_stop_grad():
+        for p in self._params:
+            g = p.grad  # shims' gradient store: None until a backward reached p
+            if g is None or p.is_stop_grad():
                 views.append(np.zeros(int(np.prod(p.shape)), np.float32))
             else:
-                views.append(grads[i].numpy().astype(np.float32).reshape(-1))
+                views.append(g.numpy().astype(np.float32).reshape(-1))
         flat = np.concatenate(views) if views else np.zeros(0, np.float32)
         return -flat if group.get("maximize", False) else flat
 

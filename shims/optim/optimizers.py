@@ -1,10 +1,13 @@
-"""Adam, AdamW, SGD and RMSprop with torch's update rules, defaults and ``state_dict`` layout.
+"""Adam, AdamW, SGD and RMSprop with torch's update rules, defaults and ``state_dict`` layout,
+stepping from torch's ``.grad`` (the gradient store of :mod:`shims.autograd`).
 
 Jittor 1.3.11's Adam adds eps to the uncorrected sqrt(v) and counts steps per ``backward``
 (wrong with gradient accumulation), AdamW defaults to weight_decay=0, SGD ignores
-``dampening``, and ``state_dict`` is not torch's.  These classes keep Jittor's optimizer
-interface (``opt.step(loss)``, ``opt.backward(loss)``, ``opt.zero_grad()``, ``opt.step()``,
-``p.opt_grad(opt)``) and compute torch's updates.
+``dampening``, and ``state_dict`` is not torch's.  These classes compute torch's updates from
+each parameter's ``.grad``, skip a parameter whose ``.grad`` is ``None`` (no update, no step
+counted: torch's rule), and keep Jittor's calls working: ``opt.step(loss)`` is torch's
+``zero_grad(); loss.backward(); step()``, ``opt.backward(loss)`` accumulates into this
+optimizer's parameters' ``.grad``, ``p.opt_grad(opt)`` is ``p.grad``.
 """
 from __future__ import annotations
 
@@ -16,7 +19,7 @@ import numpy as np
 
 import jittor as jt
 
-from .. import distributed as _distributed
+from .. import autograd as _autograd
 from . import grads as _grads
 
 __all__ = ["Optimizer", "Adam", "AdamW", "SGD", "RMSprop"]
@@ -40,6 +43,7 @@ def _as_groups(params) -> List[Dict[str, Any]]:
         for p in g["params"]:
             if not isinstance(p, jt.Var):
                 raise TypeError(f"param group {i}: optimizer can only optimize jt.Var, got {type(p).__name__}")
+            _autograd.register_leaf(p)  # a tensor given to an optimizer is a leaf of the store
         groups.append(g)
     return groups
 
@@ -50,13 +54,44 @@ def _to_var(value, like: jt.Var) -> jt.Var:
     return jt.array(np.asarray(value).astype(np.dtype(str(like.dtype)))).reshape(like.shape).stop_grad()
 
 
+def _zero_grads(params, set_to_none: bool) -> None:
+    """torch's ``zero_grad`` on ``params``: ``.grad = None``, or zeroed in place (and detached)."""
+    for p in params:
+        g = p.grad
+        if g is None:
+            continue
+        if set_to_none:
+            p.grad = None
+        else:
+            g.assign(jt.zeros(g.shape, g.dtype).stop_grad())
+
+
 class Optimizer(jt.optim.Optimizer):
     """Base class: torch-style param groups (every option filled in per group), per-parameter
-    ``state`` with a step count, torch's ``state_dict``/``load_state_dict`` layout, and Jittor's
-    ``step(loss)``/``backward(loss)``/``zero_grad()`` interface (gradients come from Jittor's
-    ``backward``).  Subclasses define ``defaults`` and ``_update(p, g, state, group)``."""
+    ``state`` with a step count, torch's ``state_dict``/``load_state_dict`` layout, updates from
+    ``.grad``.  Subclasses define ``defaults`` and ``_update(p, g, state, group)``."""
 
     _counts_steps = True  # torch keeps a per-parameter 'step' (SGD does not)
+
+    def __init_subclass__(cls, **kw):
+        """A torch optimizer subclass in converted code defines ``step(self, closure=None)``;
+        Jittor's fused ``opt.step(loss)`` (the training-step rule's form) reaches it with the loss
+        as ``closure``: run ``zero_grad(); loss.backward()`` first, then its ``step()``."""
+        super().__init_subclass__(**kw)
+        own = cls.__dict__.get("step")
+        if own is None or getattr(own, "_jtport_fused", False):
+            return
+
+        def step(self, *args, **kwargs):
+            if args and isinstance(args[0], jt.Var):
+                self.zero_grad()
+                _autograd.backward([args[0]], retain_graph=kwargs.pop("retain_graph", False))
+                args = args[1:]
+            return own(self, *args, **kwargs)
+
+        step._jtport_fused = True
+        step.__doc__, step.__name__, step.__qualname__ = own.__doc__, own.__name__, own.__qualname__
+        cls.step = step
 
     def __init__(self, params, defaults: Dict[str, Any]):
         groups = _as_groups(params)
@@ -66,10 +101,6 @@ class Optimizer(jt.optim.Optimizer):
             for k, v in defaults.items():
                 g.setdefault(k, v)
         self.state: Dict[int, Dict[str, Any]] = {}
-        # ids of the parameters the loss(es) since zero_grad reached: torch's "p.grad is not
-        # None"; step() skips the others, as torch does (no update, no step counted).
-        self._has_grad: set = set()
-        _grads.register(self)  # so a bare loss.backward() (shims.optim.backward) reaches us
 
     # torch code sets group['lr']; Jittor code and schedulers set opt.lr: keep both in sync
     @property
@@ -95,85 +126,73 @@ class Optimizer(jt.optim.Optimizer):
             g.setdefault(k, v)
         self.param_groups.append(g)
 
+    def params(self) -> List[jt.Var]:
+        """Every parameter of every group, in order."""
+        return [p for g in self.param_groups for p in g["params"]]
+
     def step(self, loss=None, retain_graph: bool = False):
-        """Apply one update (after ``backward(loss)`` when ``loss`` is given), like torch's step;
-        torch's ``step(closure)`` calls the closure (its backward feeds this optimizer) first
-        and returns its loss."""
+        """torch's ``step()``: update every parameter whose ``.grad`` is not None.  With ``loss``
+        (Jittor's fused call), first ``zero_grad(); loss.backward(retain_graph=...)``; torch's
+        ``step(closure)`` calls the closure (its backward fills ``.grad``) first and returns its loss."""
         if callable(loss) and not isinstance(loss, jt.Var):
             with jt.enable_grad():
                 closure_loss = loss()
             self.step()
             return closure_loss
-        self.pre_step(loss, retain_graph)
+        if loss is not None:
+            self.zero_grad()
+            _autograd.backward([loss], retain_graph=retain_graph)
         # No jt.no_grad() around the updates: Var.update under no_grad turns the parameter
         # stop_grad (measured), which froze every parameter after the first step.  update()
-        # itself cuts the graph, as in Jittor's own optimizers.
-        for group in self.param_groups:
-            grads = group.get("grads")
-            if grads is None:
-                continue
-            for p, g in zip(group["params"], grads):
-                if p.is_stop_grad() or id(p) not in self._has_grad:
-                    continue
-                state = self.state.setdefault(id(p), {"step": 0})
-                state["step"] = state.get("step", 0) + 1  # a torch SGD checkpoint has no 'step'
-                self._update(p, g, state, group)
-        self.post_step()
+        # rebinds the parameter to a new node, as in Jittor's own optimizers.
+        jt.flags.node_order = 1
+        skipped = []
+        try:
+            for group in self.param_groups:
+                for p in group["params"]:
+                    g = p.grad
+                    if g is None:
+                        skipped.append(p)
+                        continue
+                    if not g.is_stop_grad():
+                        g = g.detach()  # a create_graph gradient: torch steps under no_grad
+                    state = self.state.setdefault(id(p), {"step": 0})
+                    state["step"] = state.get("step", 0) + 1  # a torch SGD checkpoint has no 'step'
+                    self._update(p, g, state, group)
+        finally:
+            jt.flags.node_order = 0
+        self.n_step += 1
+        if skipped and len(skipped) < sum(len(g["params"]) for g in self.param_groups):
+            _grads.explain_unreached(p.name() or f"shape {tuple(p.shape)}" for p in skipped)
 
     def _update(self, p: jt.Var, g: jt.Var, state: Dict[str, Any], group: Dict[str, Any]) -> None:
         raise NotImplementedError
 
     def trainable_params(self) -> List[jt.Var]:
         """The parameters a backward pass computes gradients for (not ``requires_grad=False``)."""
-        return [p for g in self.param_groups for p in g["params"] if not p.is_stop_grad()]
+        return [p for p in self.params() if not p.is_stop_grad()]
 
     def backward(self, loss, retain_graph: bool = False) -> None:
-        """Jittor's ``opt.backward(loss)`` (accumulates until ``step``/``zero_grad``), with torch's
-        "no gradient": parameters the loss does not reach get none, silently (see
-        :mod:`shims.optim.grads`)."""
+        """Jittor's ``opt.backward(loss)``: accumulate the gradient of ``loss`` into the ``.grad`` of
+        this optimizer's parameters (only theirs: ``loss.backward(inputs=params)``)."""
         params = self.trainable_params()
-        jt.sync(params)
-        grads, reached = _grads.grads_reached(loss, params, retain_graph)
-        self.accumulate({id(p): (g, r) for p, g, r in zip(params, grads, reached)})
-
-    def accumulate(self, grads_by_id: Dict[int, Any]) -> None:
-        """Add gradients computed elsewhere, ``{id(param): (grad, reached)}``, to this optimizer's
-        (the first call after ``zero_grad`` replaces them, as in Jittor's ``backward``)."""
-        if self._Optimizer__zero_grad:  # Jittor's own flag (the base class's private name)
-            self._has_grad.clear()
-        unreached = []
-        summed: Dict[int, jt.Var] = {}
-        reached: Dict[int, bool] = {}
-        for group in self.param_groups:
-            if "grads" not in group:
-                group["grads"] = [jt.zeros_like(p).stop_grad().stop_fuse() for p in group["params"]]
-            for i, p in enumerate(group["params"]):
-                got = grads_by_id.get(id(p))
-                if got is None or p.is_stop_grad():
-                    continue
-                g = got[0].stop_grad()
-                summed[id(p)] = g if self._Optimizer__zero_grad else g + group["grads"][i]
-                reached[id(p)] = got[1]
-        # DDP averages the accumulated gradient (torch all-reduces .grad after each backward)
-        _distributed.average_gradients(summed, reached)
-        for group in self.param_groups:
-            for i, p in enumerate(group["params"]):
-                if id(p) not in summed:
-                    continue
-                group["grads"][i].update(summed[id(p)])
-                if reached[id(p)]:
-                    self._has_grad.add(id(p))
-                elif id(p) not in self._has_grad:
-                    unreached.append(p.name() or f"shape {tuple(p.shape)}")
-        self._Optimizer__zero_grad = False
-        self.n_step += 1
-        _grads.explain_unreached(unreached)
+        if params:
+            _autograd.backward([loss], retain_graph=retain_graph, inputs=params)
 
     def zero_grad(self, set_to_none: bool = True) -> None:
-        """torch's ``zero_grad``: the next backward's gradients replace the current ones, and
-        until then no parameter has a gradient."""
-        super().zero_grad()
-        self._has_grad.clear()
+        """torch's ``zero_grad``: every parameter's ``.grad`` becomes None (or zeros, in place)."""
+        _zero_grads(self.params(), set_to_none)
+
+    def find_grad(self, v: jt.Var) -> jt.Var:
+        """Jittor's ``opt.find_grad(p)`` / ``p.opt_grad(opt)``: ``p.grad`` (zeros when None)."""
+        if not any(v is p for p in self.params()):
+            raise RuntimeError("This variable is not managed by this optimizer")
+        return v.grad if v.grad is not None else jt.zeros(v.shape, v.dtype).stop_grad()
+
+    def clip_grad_norm(self, max_norm: float, norm_type: int = 2) -> None:
+        """Jittor's ``opt.clip_grad_norm``: ``shims.nn.clip_grad_norm_`` over this optimizer's parameters."""
+        from ..nn.functional import clip_grad_norm_
+        clip_grad_norm_(self.params(), max_norm, norm_type)
 
     def state_dict(self) -> Dict[str, Any]:
         """torch's layout: ``{'state': {index: {...}}, 'param_groups': [{..., 'params': [index]}]}``;
@@ -182,7 +201,7 @@ class Optimizer(jt.optim.Optimizer):
         i = 0
         for group in self.param_groups:
             opts = {k: copy.deepcopy(v) for k, v in group.items()
-                    if k not in ("params", "grads") and k in self._defaults}
+                    if k != "params" and k in self._defaults}
             opts["params"] = list(range(i, i + len(group["params"])))
             for p in group["params"]:
                 st = {k: (np.array(v, np.float32) if k == "step" else v)

@@ -13,6 +13,8 @@ def _setup():
     jt.set_global_seed(0)
     g = jnn.Sequential(jnn.Linear(8, 16), jnn.ReLU(), jnn.Linear(16, 8))
     g_ema = jnn.Sequential(jnn.Linear(8, 16), jnn.ReLU(), jnn.Linear(16, 8))
+    for p in g_ema.parameters():  # frozen, as EMA copies are (a trainable one is a leaf of the
+        p.requires_grad = False   # gradient store, which syncs it at every backward)
     opt = shims.optim.Adam(g.parameters(), lr=1e-3)
     return g, g_ema, opt, jt.array(np.random.default_rng(0).standard_normal((4, 8)).astype(np.float32))
 

@@ -4,7 +4,7 @@ torch = shims.unported("torch")
 
 
 def r1_penalty(D, real_img):
-    real_img_tmp = real_img.detach().start_grad()
+    real_img_tmp = real_img.detach().requires_grad_(True)
     real_logits = D(real_img_tmp)
     r1_grads = jt.grad(real_logits.sum(), [real_img_tmp])[0]
     return r1_grads.square().sum([1, 2, 3])

@@ -1,13 +1,14 @@
+import shims
 import jittor as jt
 
 
 def run_phase(phase, rounds):
-    phase.opt.zero_grad()
+    phase.opt.zero_grad(set_to_none=True)
     loss_main = rounds[0].sum()
-    phase.opt.backward(loss_main)
+    loss_main.backward()
     loss_reg = rounds[1].sum()
-    phase.opt.backward((loss_reg * jt.ones_like(loss_reg)).sum())
+    loss_reg.backward(jt.ones_like(loss_reg))
     for param in phase.module.parameters():
-        if param.grad is not None:  # jtport: JT102 torch.Tensor.grad: reads or edits .grad between backward() and step(): Jittor keeps gradients in the optimizer (p.opt_grad(opt)); convert by hand
-            param.grad.nan_to_num_(nan=0, posinf=1e5, neginf=-1e5)  # jtport: JT102 torch.Tensor.grad: reads or edits .grad between backward() and step(): Jittor keeps gradients in the optimizer (p.opt_grad(opt)); convert by hand
+        if param.grad is not None:
+            shims.nan_to_num_(param.grad, nan=0, posinf=1e5, neginf=-1e5)
     phase.opt.step()

@@ -5,7 +5,7 @@ def train(model, disc, loader, opt_g, opt_d):
         # discriminator step
         opt_d.zero_grad()
         d_loss = disc(real).mean() - disc(model(z)).mean()
-        opt_d.backward(d_loss)
+        d_loss.backward()
         opt_d.step()
 
         # generator step

@@ -13,9 +13,7 @@ def generator_step(nets, optims, x_real, y_trg):
     g_loss = nets.generator(x_real, nets.mapping_network(y_trg)).mean()
     for optim in optims.values():
         optim.zero_grad()
-    optims.generator.backward(g_loss, retain_graph=True)
-    optims.mapping_network.backward(g_loss, retain_graph=True)
-    optims.style_encoder.backward(g_loss)
+    g_loss.backward()
     optims.generator.step()
     optims.mapping_network.step()
     optims.style_encoder.step()

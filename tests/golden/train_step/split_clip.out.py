@@ -8,10 +8,10 @@ class Trainer:
         self.scheduler = shims.optim.lr_scheduler.StepLR(self.optimizer, 10)
 
     def step(self, x):
-        self.optimizer.zero_grad()
+        self.optimizer.zero_grad(set_to_none=True)
         loss = self.net(x).pow(2).mean()
-        self.optimizer.backward(loss, retain_graph=True)
-        grad_norm = shims.nn.clip_grad_norm_(self.net.parameters(), max_norm=1.0, optimizer=self.optimizer)
+        loss.backward(retain_graph=True)
+        grad_norm = shims.nn.clip_grad_norm_(self.net.parameters(), max_norm=1.0)
         self.optimizer.step()
         self.scheduler.step()
         return loss, grad_norm
