@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import shims
+import shims  # noqa: F401  (Jittor settings before jittor is imported)
 import jittor as jt
 from jittor import nn as jnn
 from shims import nn

@@ -8,7 +8,7 @@ Jittor 1.3.11: ``ReflectionPad2d`` rejects a tuple, ``leaky_relu`` calls the slo
 from __future__ import annotations
 
 import math
-from typing import Iterable, List, Optional, Sequence, Union
+from typing import List, Optional
 
 import numpy as np
 
