@@ -197,3 +197,47 @@ def test_unreadable_spec_is_a_spec_error(tmp_path, capsys):
         load_spec(folder)
     assert main([str(folder)]) == 2
     assert "cannot read the spec file" in capsys.readouterr().err
+
+
+BASE = 'factory = "tinynet:build"\ntorch_root = "src"\njittor_root = "src_jittor"\n'
+
+
+@pytest.mark.parametrize("extra,message", [
+    ("rtol = inf\n[inputs]\nx = [2]\n", "rtol must be a finite non-negative number"),
+    ("atol = -1.0\n[inputs]\nx = [2]\n", "atol must be a finite non-negative number"),
+    ("[inputs]\nx = [2]\n[train]\nsteps = true\n", "train.steps must be a non-negative int"),
+])
+def test_hostile_spec_values_are_rejected(tmp_path, extra, message):
+    bad = tmp_path / "s.toml"
+    bad.write_text(BASE + extra)
+    with pytest.raises(SpecError, match=message):
+        load_spec(bad)
+
+
+def test_torch_root_at_the_filesystem_root_is_refused(tmp_path, capsys):
+    """A spec pointing torch_root at / would hash the whole filesystem: exit 2, saying so."""
+    spec = tmp_path / "s.toml"
+    spec.write_text('factory = "m:f"\ntorch_root = "/"\njittor_root = "."\n[inputs]\nx = [2]\n')
+    assert main([str(spec), "--out", str(tmp_path / "out")]) == 2
+    assert "torch_root is /" in capsys.readouterr().err
+
+
+def test_torch_side_failure_is_one_clear_message(project, tmp_path, capsys, monkeypatch):
+    """A torch model that raises: exit 2 with the exception's last line and where, the full
+    output in a log file; a non-UTF-8 file name in the torch tree is hashed as bytes; without
+    --out the results go under the current folder, never into jtport's checkout."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "broken.py").write_text("import torch\n\n\nclass M(torch.nn.Module):\n    def forward(self, x):\n"
+                                   "        raise RuntimeError('no such layer: conv9')\n\n\ndef build():\n"
+                                   "    return M()\n")
+    (src / b"caf\xe9.py".decode("utf-8", "surrogateescape")).write_text("x = 1\n")
+    spec = tmp_path / "broken.toml"
+    spec.write_text('factory = "broken:build"\ntorch_root = "src"\njittor_root = "src"\n[inputs]\nx = [2]\n')
+    monkeypatch.chdir(tmp_path)
+    assert main([str(spec)]) == 2
+    err = capsys.readouterr().err
+    assert "RuntimeError: no such layer: conv9" in err and "Traceback" not in err, err
+    assert 'broken.py", line 6, in forward' in err, err
+    log = tmp_path / "build" / "parity" / "user" / "broken" / "torch_side.log"
+    assert log.is_file() and "Traceback" in log.read_text() and f"full output: {log}" in err

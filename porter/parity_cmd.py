@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -46,11 +47,9 @@ def _torch_key(spec, torch_python: str) -> str:
     h.update(repr((spec.factory, spec.forward, spec.seed, spec.inputs, spec.steps, spec.optimizer,
                    spec.method, spec.factory_args, spec.factory_kwargs, spec.forward_kwargs, spec.shared_random,
                    str(spec.torch_root), torch_python)).encode())
-    files = sorted(spec.torch_root.rglob("*.py")) + sorted(HARNESS.glob("*.py"))
-    for f in files:
-        if "__pycache__" not in f.parts:
-            h.update(str(f).encode())
-            h.update(f.read_bytes())
+    for f in _harness().torch_sources(spec) + sorted(HARNESS.glob("*.py")):
+        h.update(os.fsencode(f))  # a file name that is not UTF-8 hashes as its bytes
+        h.update(f.read_bytes())
     return h.hexdigest()[:16]
 
 
@@ -73,7 +72,13 @@ def _torch_side(spec, out: Path, torch_python: str) -> Optional[str]:
         return (f"cannot run the torch interpreter {torch_python}: {e.strerror or e} (pass --torch-python, "
                 "or set JTPORT_TORCH_PYTHON, to a Python that has torch)")
     if proc.returncode != 0:
-        return f"torch side failed (exit {proc.returncode}):\n{proc.stdout[-2000:]}{proc.stderr[-6000:]}"
+        log = out / "torch_side.log"
+        log.write_text(proc.stdout + proc.stderr, errors="replace")
+        lines = [ln for ln in proc.stderr.strip().splitlines() if ln.strip()]
+        where = [ln.strip() for ln in lines if ln.strip().startswith("File ")][-1:]
+        last = lines[-1] if lines else "(no error output)"
+        return (f"torch side failed (exit {proc.returncode}): {last}"
+                + (f"\n  at {where[0]}" if where else "") + f"\n  full output: {log}")
     stamp.write_text(key)
     return None
 
@@ -86,7 +91,7 @@ def main(argv: List[str]) -> int:
                                              "gradients, optimizer steps; name the first diverging submodule.")
     ap.add_argument("spec", help="the spec file (TOML, see docs/parity.md)")
     ap.add_argument("--out", help="where the torch reference and results go (default: build/parity/user/<spec name> "
-                                  "in the checkout, or in the current folder); "
+                                  "in the current folder); "
                                   "the reference is reused while the torch code and spec are unchanged")
     ap.add_argument("--torch-python", help="interpreter with torch installed (default: $JTPORT_TORCH_PYTHON, else "
                                            ".venv-torch in the jtport checkout, or in the current folder)")
@@ -107,11 +112,15 @@ def main(argv: List[str]) -> int:
         return 2
     rtol = spec.rtol if args.rtol is None else args.rtol
     atol = spec.atol if args.atol is None else args.atol
-    out = Path(args.out) if args.out else workspace.ROOT / "build" / "parity" / "user" / spec.name
+    # by default next to the user's work (the current folder), never inside jtport's checkout
+    out = Path(args.out) if args.out else Path.cwd() / "build" / "parity" / "user" / spec.name
     out.mkdir(parents=True, exist_ok=True)
 
     print(f"torch side: {spec.factory} from {spec.torch_root}")
-    err = _torch_side(spec, out, torch_python)
+    try:
+        err = _torch_side(spec, out, torch_python)
+    except specmod.SpecError as e:
+        err = str(e)
     if err:
         print(f"jtport parity: error: {err}", file=sys.stderr)
         return 2

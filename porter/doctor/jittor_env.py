@@ -139,9 +139,15 @@ def check_jittor_import(ctx: CheckContext) -> Finding:
             return Finding("jittor_import", "warning", f"import jittor did not finish within {ctx.timeout:g} s: "
                            "it is compiling its core for the first time (about 2 minutes)",
                            "let one import finish (make venvs), then run doctor again")
-        return Finding("jittor_import", "problem", f"import jittor did not finish within {ctx.timeout:g} s "
-                       "although its core is built: it hangs (often a download that cannot connect)",
-                       "run `python -c 'import jittor'` to see where it stops; offline: export use_mkl=0 nvcc_path=")
+        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
+        busy = load >= (os.cpu_count() or 1)
+        return Finding("jittor_import", "warning" if busy else "problem",
+                       f"import jittor did not finish within {ctx.timeout:g} s although its core is built"
+                       + (f"; the machine is busy (load {load:.1f} on {os.cpu_count()} cores), which slows "
+                          "a Jittor import that compiles kernels" if busy else
+                          ": it is waiting on something (often a download that cannot connect)"),
+                       ("run doctor again when the machine is idle" if busy else
+                        "run `python -c 'import jittor'` to see where it stops; offline: export use_mkl=0 nvcc_path="))
     if "error" in res:
         out = res.get("output", "")
         fix = "read the error above; rerun doctor after fixing"

@@ -39,6 +39,7 @@ override them).
 from __future__ import annotations
 
 import importlib
+import math
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -123,7 +124,8 @@ def load_spec(path) -> Spec:
     train = data.get("train", {})
     _require(isinstance(train, dict), path, "[train] must be a table")
     steps = train.get("steps", 0)
-    _require(isinstance(steps, int) and steps >= 0, path, "train.steps must be a non-negative int")
+    _require(isinstance(steps, int) and not isinstance(steps, bool) and steps >= 0, path,
+             "train.steps must be a non-negative int")
     optimizer = train.get("optimizer")
     _require(not steps or (isinstance(optimizer, dict) and "name" in optimizer), path,
              "train.optimizer = { name = ..., lr = ... } is required when train.steps > 0")
@@ -136,8 +138,9 @@ def load_spec(path) -> Spec:
     _require(not (method and "forward" in data), path, "give either forward or method, not both")
     _require(isinstance(data.get("shared_random", False), bool), path, "shared_random must be true or false")
     for key in ("rtol", "atol"):
-        _require(isinstance(data.get(key, 0.0), (int, float)) and data.get(key, 0.0) >= 0, path,
-                 f"{key} must be a non-negative number")
+        value = data.get(key, 0.0)
+        _require(isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+                 and value >= 0, path, f"{key} must be a finite non-negative number, got {value!r}")
     return Spec(path=path, factory=factory, torch_root=(base / data["torch_root"]).resolve(),
                 jittor_root=(base / data["jittor_root"]).resolve(),
                 jittor_factory=_target(data.get("jittor_factory", factory), path, "jittor_factory"),
@@ -148,6 +151,28 @@ def load_spec(path) -> Spec:
                 factory_kwargs=dict(data.get("factory_kwargs", {})),
                 forward_kwargs=dict(data.get("forward_kwargs", {})),
                 shared_random=bool(data.get("shared_random", False)))
+
+
+#: The torch sources a reference is keyed on are hashed: a root holding more Python files than
+#: this is a mistake (``torch_root = "/"`` would hash the whole filesystem).
+MAX_TORCH_FILES = 20000
+
+
+def torch_sources(spec: Spec) -> List[Path]:
+    """The ``.py`` files under the spec's torch root, sorted (what its reference depends on);
+    a SpecError for the filesystem root, the home folder, or more than MAX_TORCH_FILES files."""
+    root = spec.torch_root
+    if root == Path(root.anchor) or root == Path.home():
+        raise SpecError(f"{spec.path}: torch_root is {root}: point it at the project's folder")
+    files = []
+    for f in root.rglob("*.py"):
+        if "__pycache__" in f.parts:
+            continue
+        files.append(f)
+        if len(files) > MAX_TORCH_FILES:
+            raise SpecError(f"{spec.path}: torch_root {root} holds more than {MAX_TORCH_FILES} Python files: "
+                            f"point it at the project's folder")
+    return sorted(files)
 
 
 def with_roots(spec: Spec, torch_root: Optional[Path] = None, jittor_root: Optional[Path] = None) -> Spec:
