@@ -1,5 +1,5 @@
 # jtport: two virtualenvs that never share a process.
-#   .venv        jittor + libcst + jtport (editable) + pytest: converter, shims, ported code
+#   .venv        jittor + libcst + jtport (editable) + pytest + ruff: converter, shims, ported code
 #   .venv-torch  torch + torchvision + numpy: the torch references only
 # Jittor's import-time settings for this machine come from shims/env.py (one place).
 
@@ -13,7 +13,7 @@ JTPY       = $(RUN) $(VENV)/bin/python
 JTPORT     = $(RUN) $(VENV)/bin/jtport
 PYTEST_ARGS ?=
 
-.PHONY: all demo test unit parity docs bench doctor clean venvs mpi
+.PHONY: all demo test unit lint parity docs bench doctor clean venvs mpi wheel-test
 
 all: test
 
@@ -27,7 +27,7 @@ venvs:
 $(VENV)/.installed: pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(VENV)/bin/pip install -q --upgrade pip
-	$(VENV)/bin/pip install -q "jittor==1.3.11.0" "pytest>=7"
+	$(VENV)/bin/pip install -q "jittor==1.3.11.0" "pytest>=7" "ruff>=0.4"
 	$(VENV)/bin/pip install -q -e ".[test]"
 	@echo "warming Jittor's compile cache (first time only: ~2 minutes)"
 	$(JTPY) -c "import shims, jittor as jt; (jt.ones(2) * 2).sync(); print('jittor', jt.__version__, 'ready')"
@@ -60,11 +60,22 @@ mpi:
 	  else echo "OpenMPI (mpirun) is missing and this is not root: the distributed tests will skip"; fi; }
 
 # --durations: a CI log says where a cold run's time went
-test: mpi venvs
+test: mpi venvs lint
 	$(JTPY) -m pytest --durations=40 $(PYTEST_ARGS)
+
+# ruff, configured in pyproject.toml ([tool.ruff]: line length 120, pyflakes + pycodestyle errors);
+# installed here too for a .venv built before ruff was one of its packages
+lint: $(VENV)/.installed
+	@$(VENV)/bin/python -m ruff --version >/dev/null 2>&1 || $(VENV)/bin/pip install -q "ruff>=0.4"
+	$(VENV)/bin/python -m ruff check .
 
 unit: $(VENV)/.installed
 	$(JTPY) -m pytest tests $(PYTEST_ARGS)
+
+# jtport as users get it: the wheel installed (not editable) into a fresh virtualenv, then
+# convert, doctor and parity run outside the checkout (also part of unit and test)
+wheel-test: venvs
+	$(JTPY) -m pytest tests/test_wheel.py $(PYTEST_ARGS)
 
 # the full proof runs every suite with Jittor's op fusion on, as users run, and the parity_only
 # re-measurements of documented gaps (parity_tests/conftest.py)

@@ -18,7 +18,6 @@ Prints one row per corpus and mode; medians of ``--repeat`` runs.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import sysconfig

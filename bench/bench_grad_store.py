@@ -208,7 +208,8 @@ def main(argv=None) -> int:
     sys.path.insert(0, str(ROOT))
     rev = baseline_rev(args.baseline)
     results = measure(args.cases, args.rounds, args.reps, rev)
-    short = subprocess.run(["git", "rev-parse", "--short", rev], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    short = subprocess.run(["git", "rev-parse", "--short", rev], cwd=ROOT, capture_output=True,
+                           text=True).stdout.strip()
     print(f"# median over {args.rounds} interleaved rounds of the fastest of {args.reps} steps; "
           f"before = shims at {short}")
     print(f"{'case':<6} {'form':<13} {'ms/step':>8} {'/ before:fused':>15} {'/ before:split':>15} {'/ jittor':>9}")

@@ -28,8 +28,8 @@ sys.path.insert(0, str(ROOT))
 
 import shims  # noqa: E402,F401  (applies Jittor's settings before Jittor is imported)
 import jittor as jt  # noqa: E402
-from parity_tests.harness.ported import import_ported  # noqa: E402
-from parity_tests.harness.torchside import torch_python  # noqa: E402
+from parity_tests.ported import import_ported  # noqa: E402
+from porter.parity.torchside import torch_python  # noqa: E402
 
 TORCH_SIDE = ROOT / "parity_tests" / "torch_side" / "hisd_bench.py"
 RESULT = ROOT / "build" / "bench" / "hisd.json"
@@ -97,7 +97,8 @@ def main(argv=None) -> dict:
                   "threads": torch_res["threads"]},
         "jittor": {"median_s": t_jt, "seconds": jt_seconds, "version": jt.__version__},
         "ratio_jittor_over_torch": t_jt / t_torch,
-        "lived_vars": {"config": "micro_config (32x32)", "iterations": len(lived), "first": lived[0], "peak": max(lived), "last": lived[-1],
+        "lived_vars": {"config": "micro_config (32x32)", "iterations": len(lived), "first": lived[0],
+                       "peak": max(lived), "last": lived[-1],
                        "peak_at": lived.index(max(lived)) + 1, "every_10": lived[::10]},
     }
     RESULT.parent.mkdir(parents=True, exist_ok=True)

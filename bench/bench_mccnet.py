@@ -28,9 +28,9 @@ sys.path.insert(0, str(ROOT))
 import shims  # noqa: E402,F401  (applies Jittor's settings before Jittor is imported)
 import jittor as jt  # noqa: E402
 from bench.bench_hisd import torch_env  # noqa: E402
-from parity_tests.harness.common import make_inputs  # noqa: E402
-from parity_tests.harness.ported import import_ported  # noqa: E402
-from parity_tests.harness.torchside import torch_python  # noqa: E402
+from porter.parity.common import make_inputs  # noqa: E402
+from parity_tests.ported import import_ported  # noqa: E402
+from porter.parity.torchside import torch_python  # noqa: E402
 
 TORCH_SIDE = ROOT / "parity_tests" / "torch_side" / "mccnet_bench.py"
 RESULT = ROOT / "build" / "bench" / "mccnet.json"

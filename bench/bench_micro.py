@@ -131,7 +131,7 @@ class TorchChild:
     """The torch side, one request at a time."""
 
     def __init__(self):
-        from parity_tests.harness.torchside import torch_python
+        from porter.parity.torchside import torch_python
 
         self.proc = subprocess.Popen([str(torch_python()), __file__, "--torch-side"], cwd=ROOT, text=True,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,

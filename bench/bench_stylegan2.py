@@ -74,7 +74,7 @@ def jittor_side() -> dict:
     """Forward+backward seconds of the converted networks."""
     import jittor as jt
 
-    from parity_tests.harness.ported import import_ported
+    from parity_tests.ported import import_ported
 
     networks = import_ported("models_ref.stylegan2.networks")
     jt.set_global_seed(0)
@@ -95,7 +95,7 @@ def lived_vars(iters: int) -> list:
     import jittor as jt
     import numpy as np
 
-    from parity_tests.harness.ported import import_ported
+    from parity_tests.ported import import_ported
     from parity_tests.torch_side import stylegan2_config as cfg
 
     nets = import_ported("models_ref.stylegan2.networks")
@@ -133,7 +133,7 @@ def main() -> int:
         return 0
 
     import shims  # noqa: F401  (Jittor environment first)
-    from parity_tests.harness.torchside import torch_python
+    from porter.parity.torchside import torch_python
 
     proc = subprocess.run([str(torch_python()), __file__, "--torch-side"], cwd=ROOT, capture_output=True,
                           text=True, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})

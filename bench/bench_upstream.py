@@ -77,7 +77,7 @@ def measure(repo: Path, timeout: float) -> dict:
                 proc = subprocess.run([sys.executable, "-c", code], cwd=out, env=env, text=True,
                                       capture_output=True, timeout=timeout)
                 ok = proc.returncode == 0
-                why = next((l for l in proc.stdout.splitlines() if l.startswith("IMPORT-FAILED")),
+                why = next((ln for ln in proc.stdout.splitlines() if ln.startswith("IMPORT-FAILED")),
                            (proc.stderr.strip().splitlines() or ["exit %d" % proc.returncode])[-1])
             except subprocess.TimeoutExpired:
                 ok, why = False, f"timed out after {timeout:.0f} s"

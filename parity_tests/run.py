@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence
 
-from parity_tests.harness.results import RESULTS, Row, load_all
+from porter.parity.results import RESULTS, Row, load_all
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -23,8 +23,9 @@ from pathlib import Path
 import pytest
 
 from parity_tests.api.case import all_cases
-from parity_tests.api.runner import TORCH_SIDE, CaseRunner, ResultStore, isfinite_or_none, row_outcomes
-from parity_tests.harness import results
+# TORCH_SIDE: a module-level TorchSide, which conftest.py prefetches once collection ends
+from parity_tests.api.runner import TORCH_SIDE, CaseRunner, ResultStore, isfinite_or_none, row_outcomes  # noqa: F401
+from porter.parity import results
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC_RESULTS = ROOT / "docs" / "api_parity_results.json"
@@ -47,16 +48,15 @@ def runner(request):
 
 
 def write_doc_results(table) -> None:
-    """Rows whose every case has a stored result (this session's or an earlier one's, for the
-    same case definition) go to the committed per-row outcome (sorted, no timestamps: an
-    unchanged run does not churn it)."""
+    """When every case has a stored result (this session's or an earlier one's, for the same
+    case definition), the per-row outcome goes to the committed ``docs/api_parity_results.json``
+    (sorted, no timestamps: an unchanged run does not churn it).  A partial run (``-k``, a
+    fresh build folder) leaves it alone: it would drop every row it did not run."""
     stored = STORE.load(CASES)
-    by_api = {}
-    for c in CASES:
-        by_api.setdefault(c.api, []).append(c.id)
-    complete = [stored[cid] for cids in by_api.values() if all(cid in stored for cid in cids) for cid in cids]
-    rows = row_outcomes(complete, table)
-    DOC_RESULTS.write_text(json.dumps({"cases": len(complete), "rows": rows}, indent=1, sort_keys=True) + "\n")
+    if not all(c.id in stored for c in CASES):
+        return
+    rows = row_outcomes([stored[c.id] for c in CASES], table)
+    DOC_RESULTS.write_text(json.dumps({"cases": len(CASES), "rows": rows}, indent=1, sort_keys=True) + "\n")
 
 
 def _param(c):

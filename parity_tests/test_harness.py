@@ -1,4 +1,4 @@
-"""Self-test of the model-parity harness: a tiny torch model (``harness/selftest_torch.py``) and
+"""Self-test of the model-parity harness: a tiny torch model (``torch_side/harness_selftest.py``) and
 a hand-written Jittor twin.  The faithful twin must match forward, gradients and optimizer
 steps; deliberately perturbed twins must fail, and the harness must name the perturbed layer
 as the first diverging submodule (not an earlier one, not a later one)."""
@@ -10,21 +10,23 @@ import pytest
 import jittor as jt
 from jittor import nn
 
-from parity_tests.harness import results
-from parity_tests.harness.background import Background, marked_jobs
-from parity_tests.harness.model import ActivationTap, ModelParity, Reference, load_weights
-from parity_tests.harness.torchside import TorchSide
+from porter.parity import results
+from parity_tests.background import Background, marked_jobs
+from porter.parity.model import ActivationTap, ModelParity, Reference, load_weights
+from porter.parity.torchside import TorchSide
 from parity_tests.run import summary
 
 pytestmark = pytest.mark.unfused  # see parity_tests/conftest.py
 
-HARNESS = Path(__file__).resolve().parent / "harness"
+HERE = Path(__file__).resolve().parent
+HARNESS = HERE.parent / "porter" / "parity"
 SUITE = "harness_selftest"
-TORCH_SIDE = TorchSide(HARNESS / "selftest_torch.py", SUITE, (HARNESS / "torch_dump.py", HARNESS / "common.py"))
+TORCH_SIDE = TorchSide(HERE / "torch_side" / "harness_selftest.py", SUITE,
+                       (HARNESS / "torch_dump.py", HARNESS / "common.py"))
 # Tiny float32 network, errors are at the float32 rounding level (~1e-7 relative per op);
 # 1e-5 relative leaves margin for a few ops and a 2-step SGD trajectory.
 RTOL, ATOL = 1e-5, 1e-6
-OPTIMIZER = {"name": "sgd", "lr": 0.05, "momentum": 0.9}  # same as selftest_torch.OPTIMIZER
+OPTIMIZER = {"name": "sgd", "lr": 0.05, "momentum": 0.9}  # same as harness_selftest.OPTIMIZER
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +35,7 @@ def ref() -> Reference:
 
 
 class Tiny(nn.Module):
-    """Jittor twin of ``selftest_torch.Tiny``; ``slope`` and ``body_gain`` perturb it."""
+    """Jittor twin of ``harness_selftest.Tiny``; ``slope`` and ``body_gain`` perturb it."""
 
     def __init__(self, slope=0.2, body_gain=1.0, act_grad_gain=1.0):
         super().__init__()
@@ -148,13 +150,13 @@ def test_summary_lists_failures_with_first_diverging(tmp_path):
     results.record(results.Row("s", "bad", "failed", 0.5, 0.25, "net.conv@0", "worst: x"), results=tmp_path)
     results.record(results.Row("s", "bad", "failed", 0.4, 0.2, "net.conv@1", "rerun replaces"), results=tmp_path)
     text = summary(results.load_all(tmp_path))
-    line = [l for l in text.splitlines() if l.startswith("s ")][0].split()
+    line = [ln for ln in text.splitlines() if ln.startswith("s ")][0].split()
     assert line[:5] == ["s", "2", "1", "1", "0"]
     assert "4.00e-01" in line and "net.conv@1" in text and "net.conv@0" not in text
 
 
 def test_ported_package_comes_from_the_conversion():
-    from parity_tests.harness.ported import PORTED, conversion_report, import_ported
+    from parity_tests.ported import PORTED, conversion_report, import_ported
 
     pkg = import_ported("models_ref")
     assert Path(pkg.__file__).resolve().is_relative_to(PORTED)
@@ -173,7 +175,7 @@ def test_xfailed_tests_rows_are_relabelled(tmp_path):
 
 
 def test_ported_main_runs_only_converted_modules():
-    from parity_tests.harness.ported import run_ported_main
+    from parity_tests.ported import run_ported_main
 
     with pytest.raises(ValueError, match="not inside models_ref"):
         run_ported_main("json.tool", [])
@@ -221,7 +223,7 @@ def test_tracked_child_is_stopped_at_its_timeout_without_taking_jittor_down(tmp_
     import subprocess
     import sys
 
-    from parity_tests.harness import processes
+    from porter.parity import processes
 
     sleeper = [sys.executable, "-c", "import time; time.sleep(60)"]
     with pytest.raises(subprocess.TimeoutExpired):

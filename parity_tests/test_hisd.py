@@ -13,18 +13,18 @@ import pytest
 
 import jittor as jt
 
-from parity_tests.harness.common import Comparison, compare
-from parity_tests.harness.model import (ModelParity, Reference, compare_sets, load_weights,
+from porter.parity.common import Comparison, compare
+from porter.parity.model import (ModelParity, Reference, compare_sets, load_weights,
                                         make_row, require, to_numpy, to_var)
-from parity_tests.harness.ported import import_ported
-from parity_tests.harness.torchside import ROOT, TorchSide
+from parity_tests.ported import import_ported
+from porter.parity.torchside import ROOT, TorchSide
 
 pytestmark = pytest.mark.unfused  # see parity_tests/conftest.py
 
 SUITE = "hisd"
 TORCH_SIDE = TorchSide(ROOT / "parity_tests" / "torch_side" / "hisd.py", SUITE,
-                       (ROOT / "models_ref" / "hisd", ROOT / "parity_tests" / "harness" / "torch_dump.py",
-                        ROOT / "parity_tests" / "harness" / "common.py"))
+                       (ROOT / "models_ref" / "hisd", ROOT / "porter" / "parity" / "torch_dump.py",
+                        ROOT / "porter" / "parity" / "common.py"))
 
 # float32 through the deepest sub-network (~10 convolutions and norms): ~1e-5 relative per layer.
 FWD_RTOL, FWD_ATOL = 1e-4, 1e-6

@@ -21,20 +21,20 @@ import pytest
 
 import shims
 
-from parity_tests.harness.common import compare
-from parity_tests.harness.model import ModelParity, Reference, compare_sets, make_row, require, to_numpy, to_var
-from parity_tests.harness.ported import PORTED, import_ported
-from parity_tests.harness.background import Background
-from parity_tests.harness.processes import run_module
-from parity_tests.harness.torchside import BUILD, ROOT, TorchSide, output_lock, run_torch
+from porter.parity.common import compare
+from porter.parity.model import ModelParity, Reference, compare_sets, make_row, require, to_numpy, to_var
+from parity_tests.ported import import_ported
+from parity_tests.background import Background
+from porter.parity.processes import run_module
+from porter.parity.torchside import BUILD, ROOT, TorchSide, output_lock, run_torch
 from parity_tests.jittor_side.mccnet_float64 import weighted_loss
 from parity_tests.torch_side.mccnet_data import make_folder
 
 SUITE = "mccnet"
 LOAD_SIDE = ROOT / "parity_tests" / "torch_side" / "mccnet_load.py"
 TORCH_SIDE = TorchSide(ROOT / "parity_tests" / "torch_side" / "mccnet.py", SUITE,
-                       (ROOT / "models_ref" / "mccnet", ROOT / "parity_tests" / "harness" / "torch_dump.py",
-                        ROOT / "parity_tests" / "harness" / "common.py",
+                       (ROOT / "models_ref" / "mccnet", ROOT / "porter" / "parity" / "torch_dump.py",
+                        ROOT / "porter" / "parity" / "common.py",
                         ROOT / "parity_tests" / "torch_side" / "mccnet_data.py"))
 ENCODER_STAGES = ["enc_1", "enc_2", "enc_3", "enc_4", "enc_5"]
 
@@ -106,6 +106,7 @@ def test_encoder_stages(ref_dir, network):
     p = ModelParity(SUITE, ref, network, forward=lambda m, a: m.encode_with_intermediate(a["x"]))
     set_encoder_trainable(network, True)
     try:
+        p.float64_first()
         require(p.check_forward("encoder_forward", FWD_RTOL, FWD_ATOL))
         require(p.check_grads("encoder_grads", ENC64_RTOL, 0.0, float64=True))
     finally:
@@ -289,7 +290,7 @@ def train_in_background():
         # not batch-to-batch variation
         make_folder(TRAIN_DIR / "content", 1, seed=7)
         make_folder(TRAIN_DIR / "style", 1, seed=8)
-        proc = run_module("parity_tests.harness.seeded_main",
+        proc = run_module("parity_tests.seeded_main",
                           [TRAIN_SEED, "models_ref.mccnet.train", "--content_dir", "content",
                            "--style_dir", "style", "--vgg", vgg, "--save_dir", "experiments",
                            "--max_iter", TRAIN_STEPS, "--batch_size", 1, "--n_threads", 0,

@@ -14,7 +14,7 @@ import pytest
 
 import shims
 import jittor as jt
-from parity_tests.harness.torchside import TorchSide, run_torch
+from porter.parity.torchside import TorchSide, run_torch
 
 pytestmark = pytest.mark.unfused  # see parity_tests/conftest.py
 
@@ -61,7 +61,8 @@ def test_load_torch_files_bit_exact(ref, fmt):
     assert sorted(got) == keys
     for k in keys:
         w = want[k]
-        assert got[k].dtype == w.dtype and got[k].shape == w.shape, f"{k}: {got[k].dtype}{got[k].shape} vs {w.dtype}{w.shape}"
+        assert got[k].dtype == w.dtype and got[k].shape == w.shape, \
+            f"{k}: {got[k].dtype}{got[k].shape} vs {w.dtype}{w.shape}"
         # bit-for-bit, NaN-safe: compare the bytes
         assert got[k].tobytes() == w.tobytes(), k
     ck = shims.load(ref / f"{fmt}.pth", to="numpy")

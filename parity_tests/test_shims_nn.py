@@ -10,11 +10,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import shims
+import shims  # noqa: F401  (Jittor settings before jittor is imported)
 import jittor as jt
 from jittor import nn as jnn
 from shims import nn
-from parity_tests.harness.torchside import TorchSide
+from porter.parity.torchside import TorchSide
 
 pytestmark = pytest.mark.unfused  # see parity_tests/conftest.py
 

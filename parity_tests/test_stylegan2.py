@@ -15,16 +15,15 @@ sum over the batch and spatial positions in a different order on each side: 1e-4
 """
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 import jittor as jt
 
-from parity_tests.harness.common import SeededStream, compare
-from parity_tests.harness.model import (ModelParity, Reference, compare_sets, load_weights, make_row,
+from porter.parity.common import SeededStream, compare
+from porter.parity.model import (ModelParity, Reference, compare_sets, load_weights, make_row,
                                         patched_randn, require)
-from parity_tests.harness.ported import import_ported
-from parity_tests.harness.torchside import TorchSide
+from parity_tests.ported import import_ported
+from porter.parity.torchside import TorchSide
 from parity_tests.torch_side import stylegan2_config as cfg
 
 pytestmark = pytest.mark.unfused  # see parity_tests/conftest.py
@@ -37,8 +36,8 @@ GRAD = dict(rtol=1e-4, atol=1e-6)
 
 
 TORCH_SIDE = TorchSide(HERE / "torch_side" / "stylegan2.py", SUITE,
-                       (ROOT / "models_ref" / "stylegan2", HERE / "harness" / "torch_dump.py",
-                        HERE / "harness" / "common.py", HERE / "torch_side" / "stylegan2_config.py"))
+                       (ROOT / "models_ref" / "stylegan2", ROOT / "porter" / "parity" / "torch_dump.py",
+                        ROOT / "porter" / "parity" / "common.py", HERE / "torch_side" / "stylegan2_config.py"))
 
 
 @pytest.fixture(scope="module")

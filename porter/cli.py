@@ -129,7 +129,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     for stream in (sys.stdout, sys.stderr):  # non-UTF-8 file names must not crash a print
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
-    parser = argparse.ArgumentParser(prog="jtport", description="Port PyTorch code to Jittor, and prove the port right.")
+    parser = argparse.ArgumentParser(prog="jtport",
+                                     description="Port PyTorch code to Jittor, and prove the port right.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     _convert_parser(sub)
     sub.add_parser("doctor", help="diagnose the Jittor environment (jtport doctor --help)", add_help=False)

@@ -144,14 +144,14 @@ class _ImportRewriter(cst.CSTTransformer):
                              for i, s in enumerate(small)]
                     lines.append(stmt.with_changes(body=small))
             if lines and stmt.trailing_whitespace.comment is not None \
-                    and all(l.trailing_whitespace.comment is None for l in lines):
+                    and all(ln.trailing_whitespace.comment is None for ln in lines):
                 lines[0] = lines[0].with_changes(trailing_whitespace=stmt.trailing_whitespace)
             if not lines:  # removed: its comments move to the next statement
                 carry = list(stmt.leading_lines)
                 if stmt.trailing_whitespace.comment is not None:
                     carry.append(cst.EmptyLine(indent=True, comment=stmt.trailing_whitespace.comment))
                 continue
-            lines = [l.with_changes(leading_lines=[]) for l in lines]
+            lines = [ln.with_changes(leading_lines=[]) for ln in lines]
             lines[0] = lines[0].with_changes(leading_lines=stmt.leading_lines)
             new_body.extend(lines)
         return new_body, carry

@@ -1,11 +1,12 @@
 """``jtport parity SPEC``: compare a user's torch model with its Jittor conversion.
 
-The torch model runs in a separate torch interpreter (``--torch-python``, default the
-checkout's ``.venv-torch``) which saves weights, inputs, outputs, every submodule's output and
-parameter gradients; this process (Jittor) loads the weights into the converted model through
-``shims``, runs the same inputs and compares.  On a mismatch it names the first submodule, in
-execution order, whose output diverges.  The spec format is in
-``parity_tests/harness/spec.py`` and ``docs/parity.md``.
+The torch model runs in a separate torch interpreter (``--torch-python``, default
+``$JTPORT_TORCH_PYTHON`` or the workspace's ``.venv-torch``: the checkout's, or the current
+directory's for an installed jtport, :mod:`porter.parity.workspace`) which saves weights,
+inputs, outputs, every submodule's output and parameter gradients; this process (Jittor) loads
+the weights into the converted model through ``shims``, runs the same inputs and compares.  On a
+mismatch it names the first submodule, in execution order, whose output diverges.  The spec
+format is in ``porter/parity/spec.py`` and ``docs/parity.md``.
 
 Exit codes: 0 everything matched; 1 a comparison failed; 2 bad spec, usage or torch-side error.
 """
@@ -19,7 +20,7 @@ import sys
 from pathlib import Path
 from typing import List, Optional
 
-ROOT = Path(__file__).resolve().parents[1]
+HARNESS = Path(__file__).resolve().parent / "parity"
 EPILOG = """\
 exit codes:
   0  outputs, gradients (and optimizer steps) match within rtol/atol
@@ -33,10 +34,8 @@ example (see docs/parity.md):
 
 
 def _harness():
-    """The harness lives in the jtport checkout (``parity_tests/``), next to ``porter``."""
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))
-    from parity_tests.harness import spec
+    """The harness's spec loading (``porter.parity.spec``)."""
+    from .parity import spec
 
     return spec
 
@@ -46,12 +45,11 @@ def _torch_key(spec, torch_python: str) -> str:
     the harness's torch-side code and the interpreter."""
     h = hashlib.sha256()
     h.update(repr((spec.factory, spec.forward, spec.seed, spec.inputs, spec.steps, spec.optimizer,
+                   spec.method, spec.factory_args, spec.factory_kwargs, spec.forward_kwargs, spec.shared_random,
                    str(spec.torch_root), torch_python)).encode())
-    files = sorted(spec.torch_root.rglob("*.py")) + sorted((ROOT / "parity_tests" / "harness").glob("*.py"))
-    for f in files:
-        if "__pycache__" not in f.parts:
-            h.update(str(f).encode())
-            h.update(f.read_bytes())
+    for f in _harness().torch_sources(spec) + sorted(HARNESS.glob("*.py")):
+        h.update(os.fsencode(f))  # a file name that is not UTF-8 hashes as its bytes
+        h.update(f.read_bytes())
     return h.hexdigest()[:16]
 
 
@@ -62,16 +60,25 @@ def _torch_side(spec, out: Path, torch_python: str) -> Optional[str]:
     stamp = out / "reference.key"
     if stamp.exists() and stamp.read_text() == key and (out / "reference.npz").exists():
         return None
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
-    env["PYTHONPATH"] = str(ROOT)
-    env["PYTHONHASHSEED"] = "0"
+    from .parity import workspace
+
     try:
-        proc = subprocess.run([torch_python, "-m", "parity_tests.harness.spec_torch", str(spec.path),
-                               "--out", str(out)], cwd=ROOT, env=env, capture_output=True, text=True)
+        with workspace.torch_pythonpath() as pythonpath:
+            proc = subprocess.run([torch_python, "-m", "porter.parity.spec_torch", str(spec.path),
+                                   "--out", str(out), "--torch-root", str(spec.torch_root)],
+                                  cwd=workspace.ROOT, env=workspace.torch_env(pythonpath),
+                                  capture_output=True, text=True)
     except OSError as e:
-        return f"cannot run the torch interpreter {torch_python}: {e.strerror or e}"
+        return (f"cannot run the torch interpreter {torch_python}: {e.strerror or e} (pass --torch-python, "
+                "or set JTPORT_TORCH_PYTHON, to a Python that has torch)")
     if proc.returncode != 0:
-        return f"torch side failed (exit {proc.returncode}):\n{proc.stdout[-2000:]}{proc.stderr[-6000:]}"
+        log = out / "torch_side.log"
+        log.write_text(proc.stdout + proc.stderr, errors="replace")
+        lines = [ln for ln in proc.stderr.strip().splitlines() if ln.strip()]
+        where = [ln.strip() for ln in lines if ln.strip().startswith("File ")][-1:]
+        last = lines[-1] if lines else "(no error output)"
+        return (f"torch side failed (exit {proc.returncode}): {last}"
+                + (f"\n  at {where[0]}" if where else "") + f"\n  full output: {log}")
     stamp.write_text(key)
     return None
 
@@ -83,37 +90,46 @@ def main(argv: List[str]) -> int:
                                  description="Compare a torch model with its Jittor conversion: outputs, "
                                              "gradients, optimizer steps; name the first diverging submodule.")
     ap.add_argument("spec", help="the spec file (TOML, see docs/parity.md)")
-    ap.add_argument("--out", help="where the torch reference and results go (default: build/parity/user/<spec name>); "
+    ap.add_argument("--out", help="where the torch reference and results go (default: build/parity/user/<spec name> "
+                                  "in the current folder); "
                                   "the reference is reused while the torch code and spec are unchanged")
-    ap.add_argument("--torch-python", default=os.environ.get("JTPORT_TORCH_PYTHON", str(ROOT / ".venv-torch" / "bin" / "python")),
-                    help="interpreter with torch installed (default: $JTPORT_TORCH_PYTHON or .venv-torch)")
+    ap.add_argument("--torch-python", help="interpreter with torch installed (default: $JTPORT_TORCH_PYTHON, else "
+                                           ".venv-torch in the jtport checkout, or in the current folder)")
+    ap.add_argument("--torch-root", help="override the spec's torch_root (e.g. your clone of an upstream repository)")
+    ap.add_argument("--jittor-root", help="override the spec's jittor_root (its conversion)")
     ap.add_argument("--rtol", type=float, help="override the spec's rtol")
     ap.add_argument("--atol", type=float, help="override the spec's atol")
     args = ap.parse_args(argv)
 
     specmod = _harness()
+    from .parity import workspace
+
+    torch_python = args.torch_python or workspace.default_torch_python()
     try:
-        spec = specmod.load_spec(args.spec)
+        spec = specmod.with_roots(specmod.load_spec(args.spec), args.torch_root, args.jittor_root)
     except specmod.SpecError as e:
         print(f"jtport parity: error: {e}", file=sys.stderr)
         return 2
     rtol = spec.rtol if args.rtol is None else args.rtol
     atol = spec.atol if args.atol is None else args.atol
-    out = Path(args.out) if args.out else ROOT / "build" / "parity" / "user" / spec.name
+    # by default next to the user's work (the current folder), never inside jtport's checkout
+    out = Path(args.out) if args.out else Path.cwd() / "build" / "parity" / "user" / spec.name
     out.mkdir(parents=True, exist_ok=True)
 
     print(f"torch side: {spec.factory} from {spec.torch_root}")
-    err = _torch_side(spec, out, args.torch_python)
+    try:
+        err = _torch_side(spec, out, torch_python)
+    except specmod.SpecError as e:
+        err = str(e)
     if err:
         print(f"jtport parity: error: {err}", file=sys.stderr)
         return 2
 
     import shims  # noqa: F401  (applies the Jittor environment before jittor is imported)
-    from parity_tests.harness.model import ModelParity, default_forward
+    from .parity.model import ModelParity, default_forward, shared_random
 
     try:
-        model = specmod.resolve(spec.jittor_factory, spec.jittor_root)()
-        forward = specmod.resolve(spec.forward, spec.jittor_root) if spec.forward else default_forward
+        model, forward = specmod.build(spec, "jittor", default_forward, shared_random)
     except specmod.SpecError as e:
         print(f"jtport parity: error: {e}", file=sys.stderr)
         return 2
@@ -123,13 +139,14 @@ def main(argv: List[str]) -> int:
     except (RuntimeError, KeyError, ValueError) as e:
         print(f"jtport parity: error: loading the torch weights into the port failed: {e}", file=sys.stderr)
         return 1
+    p.float64_first(spec.optimizer if spec.steps else None)  # before anything float32: see ModelParity.float64_run
     rows = [p.check_forward("forward", rtol, atol), p.check_grads("grads", rtol, atol)]
     if spec.steps:
         rows.append(p.check_steps("steps", spec.optimizer, rtol, atol))
     for row in rows:
         mark = "ok  " if row.ok else "FAIL"
         print(f"{mark} {row.case:<8} max abs err {row.max_abs_err:.3g}  max rel err {row.max_rel_err:.3g}")
-        if not row.ok:
+        if not row.ok or row.detail.endswith("]"):  # a failure, or a pass with a note
             print(f"     {row.detail}")
     print(f"results: {out / 'results' / (spec.name + '.json')}")
     return 0 if all(r.ok for r in rows) else 1

@@ -24,6 +24,7 @@ from .unported import UnportedError, unported  # noqa: E402,F401
 from .grad_mode import *  # noqa: E402,F401,F403
 from . import grad_mode  # noqa: E402
 
-__all__ = ["jt", "autograd", "ops", "nn", "distributed", "optim", "data", "checkpoint", "memory", "env", "vision",
+# "env": the submodule, bound in this namespace by ``from . import env as _env`` above
+__all__ = ["jt", "autograd", "ops", "nn", "distributed", "optim", "data", "checkpoint", "memory", "env", "vision",  # noqa: F405
            *ops.__all__, *checkpoint.__all__, *memory.__all__, "unported", "UnportedError",
            *grad_mode.__all__]

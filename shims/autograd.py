@@ -39,7 +39,7 @@ from __future__ import annotations
 import os
 import sys
 import weakref
-from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import jittor as jt
 

@@ -15,8 +15,9 @@ Jittor reads a few environment variables at import time.  Two of them decide whe
 
 This module must stay importable without Jittor (and without the rest of ``shims``): the
 Makefile runs it as a plain script (``python3 shims/env.py --exports``), the test
-configuration and ``shims/__init__`` call :func:`apply`, and ``jtport doctor`` explains the
-same :class:`Setting` objects to users.
+configuration and ``shims/__init__`` call :func:`apply`, and ``jtport doctor``
+(``porter/doctor/``, which loads this file by path) explains the same :class:`Setting` objects
+to users.
 """
 from __future__ import annotations
 
@@ -197,25 +198,6 @@ def exports(environ: Mapping[str, str] = os.environ) -> str:
 def as_dict(environ: Mapping[str, str] = os.environ) -> Dict[str, str]:
     """The settings as a dict, for ``subprocess`` environments."""
     return {s.name: s.value for s in required_settings(environ)}
-
-
-def _checks_module():
-    """``shims/env_checks.py`` (the doctor's checks), imported without importing ``shims``.
-
-    ``import shims`` imports Jittor, which the doctor must never do in-process, so when this
-    file was loaded on its own (as a script, or by path) its sibling is loaded by path too.
-    """
-    return _sibling("env_checks")
-
-
-def __getattr__(name: str):
-    """Expose the doctor's checks (``CHECKS``, ``run_checks``, ...) as ``shims.env.<name>``."""
-    if name.startswith("__"):
-        raise AttributeError(name)
-    module = _checks_module()
-    if name in getattr(module, "__all__", ()):
-        return getattr(module, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ steps compiled for minutes.  ``detach``/``no_grad`` do not help; syncing the upd
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence, Tuple, Union
+from typing import Dict, List, Sequence, Tuple
 
 import jittor as jt
 

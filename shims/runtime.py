@@ -1,5 +1,6 @@
 """What converted code reads of torch's runtime: ``torch.__version__``, ``torch.finfo``,
-``torch.get_default_dtype``, ``torch._assert`` and the cuDNN switch."""
+``torch.get_default_dtype``, ``torch._assert``, the cuDNN switch, and where a tensor lives
+(``x.device``, ``x.is_cuda``: Jittor places every Var by the global ``jt.flags.use_cuda``)."""
 from __future__ import annotations
 
 import jittor as jt
@@ -38,3 +39,49 @@ def symbolic_assert(condition, message: str = "") -> None:
     when ``condition`` (a bool or a one-element Var) is false."""
     if not bool(condition.item() if isinstance(condition, jt.Var) else condition):
         raise AssertionError(message)
+
+
+class Device:
+    """What ``x.device`` gives converted code: torch's ``device`` with ``type`` and ``index``,
+    equal to another Device or to its string (``x.device == "cpu"``, ``x.device.type == "cuda"``),
+    printed as torch prints it."""
+
+    __slots__ = ("type", "index")
+
+    def __init__(self, type: str = "cpu", index=None):
+        if ":" in type:
+            type, idx = type.split(":", 1)
+            index = int(idx)
+        self.type = type
+        self.index = index
+
+    def __str__(self) -> str:
+        return self.type if self.index is None else f"{self.type}:{self.index}"
+
+    def __repr__(self) -> str:
+        idx = "" if self.index is None else f", index={self.index}"
+        return f"device(type={self.type!r}{idx})"
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, str):
+            other = Device(other)
+        return isinstance(other, Device) and (self.type, self.index) == (other.type, other.index)
+
+    def __hash__(self) -> int:
+        return hash((self.type, self.index))
+
+
+def current_device() -> Device:
+    """Where Jittor computes now: ``cuda:0`` under ``jt.flags.use_cuda``, else ``cpu``."""
+    return Device("cuda", 0) if jt.flags.use_cuda else Device("cpu")
+
+
+def _install_var_properties() -> None:
+    # Research code branches on these (StyleGAN2-ADA's bias_act: ``x.device.type == 'cuda'``);
+    # a Var has no device of its own, so they report the global placement.
+    jt.Var.device = property(lambda self: current_device(), doc="torch's ``Tensor.device``")
+    jt.Var.is_cuda = property(lambda self: bool(jt.flags.use_cuda), doc="torch's ``Tensor.is_cuda``")
+    jt.Var.is_cpu = property(lambda self: not jt.flags.use_cuda, doc="torch's ``Tensor.is_cpu``")
+
+
+_install_var_properties()

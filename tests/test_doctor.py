@@ -12,7 +12,8 @@ from porter import doctor
 
 ROOT = Path(__file__).resolve().parents[1]
 BEGIN, END = "<!-- troubleshooting:begin -->", "<!-- troubleshooting:end -->"
-ENV = doctor.env_module()
+ENV = doctor.env_module()  # shims/env.py: the settings
+DOC = doctor.checks
 
 
 def _run_doctor(*args, env=None, timeout=120):
@@ -28,7 +29,7 @@ def test_whole_run_on_this_machine_is_ok_or_warning_with_reasons():
     assert proc.returncode == 0, proc.stdout + proc.stderr
     report = json.loads(proc.stdout)
     findings = {f["check"]: f for f in report["findings"]}
-    assert list(findings) == [c.name for c in ENV.CHECKS] + ["runtime"]
+    assert list(findings) == [c.name for c in DOC.CHECKS] + ["runtime"]
     assert report["status"] in ("ok", "warning") and report["exit_code"] == 0
     for f in findings.values():
         assert f["status"] in ("ok", "warning") and f["message"]
@@ -46,12 +47,22 @@ def test_text_output_one_line_per_check_and_exit_status_on_a_problem(tmp_path):
     proc = _run_doctor("--python", str(tmp_path / "no-such-python"), timeout=60)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     lines = proc.stdout.splitlines()
-    for check in ENV.CHECKS:
+    for check in DOC.CHECKS:
         row = [ln for ln in lines if ln.split()[1:2] == [check.name]]
-        assert len(row) == 1 and row[0].split()[0] in ENV.STATUSES, (check.name, proc.stdout)
+        assert len(row) == 1 and row[0].split()[0] in DOC.STATUSES, (check.name, proc.stdout)
     python_line = next(ln for ln in lines if ln.split()[1] == "python")
     assert python_line.startswith("problem") and "-> fix:" in python_line
     assert "problem(s)" in lines[-1]
+
+
+def test_unwritable_home_is_reported_not_a_crash(tmp_path):
+    """HOME under a file: doctor names it in its home line and exits 1, with no traceback."""
+    (tmp_path / "file").write_text("")
+    proc = _run_doctor("--json", env={"HOME": str(tmp_path / "file" / "home")})
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    findings = {f["check"]: f for f in json.loads(proc.stdout)["findings"]}
+    assert findings["home"]["status"] == "problem" and "is not a folder" in findings["home"]["message"]
+    assert "see the home line" in findings["jittor_import"]["fix"]
 
 
 def test_bad_arguments_are_named():
@@ -62,23 +73,23 @@ def test_bad_arguments_are_named():
 
 
 def test_exit_code_follows_the_worst_finding():
-    f = ENV.Finding
+    f = DOC.Finding
     assert doctor.exit_code([f("a", "ok", "x"), f("b", "warning", "y", "z")]) == 0
     assert doctor.exit_code([f("a", "ok", "x"), f("b", "problem", "y", "z")]) == 1
-    assert ENV.worst_status([f("a", "warning", "x"), f("b", "ok", "y")]) == "warning"
+    assert DOC.worst_status([f("a", "warning", "x"), f("b", "ok", "y")]) == "warning"
 
 
 def test_a_check_that_raises_becomes_a_problem_not_a_crash():
     def broken(ctx):
         raise KeyError("boom")
-    check = ENV.Check("broken", "Broken", "a check that fails", broken)
-    [finding] = ENV.run_checks(ENV.CheckContext(), checks=[check])
+    check = DOC.Check("broken", "Broken", "a check that fails", broken)
+    [finding] = DOC.run_checks(DOC.CheckContext(), checks=[check])
     assert finding.status == "problem" and "KeyError" in finding.message
 
 
 def test_doctor_imports_neither_jittor_nor_torch():
-    code = ("import sys, porter.doctor as d; m = d.env_module(); m.CHECKS; m.CheckContext; "
-            "import porter.cli; assert m.run_checks is d.env_module().run_checks; "
+    code = ("import sys, porter.doctor as d; m = d.checks; m.CHECKS; m.CheckContext; d.env_module(); "
+            "import porter.cli; "
             "bad = [n for n in ('jittor', 'torch', 'shims') if n in sys.modules]; "
             "assert not bad, bad")
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
@@ -97,13 +108,13 @@ def test_env_script_still_prints_exports():
 def test_jtport_cli_dispatches_to_doctor(capsys):
     from porter import cli
     assert cli.main(["doctor", "--markdown"]) == 0
-    assert capsys.readouterr().out == ENV.troubleshooting_markdown()
+    assert capsys.readouterr().out == DOC.troubleshooting_markdown()
 
 
 def test_readme_troubleshooting_block_is_generated_from_the_checks():
     proc = _run_doctor("--markdown")
-    assert proc.returncode == 0 and proc.stdout == ENV.troubleshooting_markdown()
-    for check in (*ENV.CHECKS, ENV.RUNTIME_CHECK):
+    assert proc.returncode == 0 and proc.stdout == DOC.troubleshooting_markdown()
+    for check in (*DOC.CHECKS, DOC.RUNTIME_CHECK):
         assert f"### {check.title}\n\n{check.description}\n" in proc.stdout
     readme = (ROOT / "README.md").read_text(encoding="utf8")
     assert readme.count(BEGIN) == 1 and readme.count(END) == 1, "README.md lacks the troubleshooting markers"

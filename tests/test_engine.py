@@ -1,6 +1,5 @@
 """The engine: encodings, line endings, atomic in-place writes, parse errors, exclusions."""
 import os
-from pathlib import Path
 
 import pytest
 

@@ -30,7 +30,7 @@ from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
-from parity_tests.harness.torchside import TorchSide
+from porter.parity.torchside import TorchSide
 
 from .case import Case, all_cases, area_of
 
@@ -138,7 +138,8 @@ def close(got: np.ndarray, want: np.ndarray, rtol: float, atol: float) -> Option
     bad = np.abs(g[ok] - w[ok]) > atol + rtol * np.abs(w[ok])
     if bad.any():
         a, r = _errors(g, w)
-        return f"{int(bad.sum())}/{bad.size} elements off (max abs {a:.3g}, max rel {r:.3g}; rtol {rtol:g} atol {atol:g})"
+        return (f"{int(bad.sum())}/{bad.size} elements off (max abs {a:.3g}, max rel {r:.3g}; "
+                f"rtol {rtol:g} atol {atol:g})")
     return None
 
 

@@ -1,5 +1,5 @@
-"""torch code whose receivers are often NOT tensors: numpy arrays, lists, strings and a user's
-class, called with methods that have torch's names (sum, mean, var, view, clip, transpose, ...).
+"""torch code whose receivers are often NOT tensors: numpy arrays, pandas frames, lists, strings
+and a user's class, called with methods that have torch's names (sum, mean, var, view, clip, transpose, ...).
 
 ``parity_tests/test_non_tensor_receivers.py`` runs :func:`results` under torch and, converted
 unmodified, under Jittor: every value must come out the same.  Receivers the converter can type
@@ -7,6 +7,7 @@ statically (bound from numpy, literals, builtins) must be left alone; parameters
 are rewritten to ``shims`` calls that, given a non-tensor at run time, call its own method.
 """
 import numpy as np
+import pandas as pd
 import torch
 
 
@@ -51,6 +52,27 @@ def typed_locals():
         "copy": a.copy(), "flatten": a.flatten(), "prod": a.prod(axis=1), "argmax": a.argmax(axis=1),
         "squeeze": a[:1].squeeze(0), "item": a[1, 1].item(), "index": b.index(1), "count": b.count(3),
         "split": "a,b".split(","),
+        **pandas_typed(),
+    }
+
+
+def pandas_typed():
+    """A DataFrame bound in the same scope (metrics tables, dataset indexes)."""
+    df = pd.DataFrame({"a": [1.0, 4.0, 2.0], "b": [3.0, 0.5, 6.0]})
+    return {
+        "df_sum": np.asarray(df.sum(axis=1)), "df_mean": np.asarray(df.mean()), "df_max": np.asarray(df.max()),
+        "df_std": float(df["a"].std()), "df_clip": df.clip(1, 5).to_numpy(), "df_T": df.T.to_numpy(),
+        "df_size": int(df.size), "df_copy": df.copy().to_numpy(), "df_round": (df / 3).round(2).to_numpy(),
+    }
+
+
+def pandas_untyped(d):
+    """A DataFrame passed in as a parameter: the converter cannot type it."""
+    return {
+        "pd_sum": np.asarray(d.sum(axis=0)), "pd_mean": np.asarray(d.mean(axis=1)), "pd_std": np.asarray(d.std()),
+        "pd_max": np.asarray(d.max()), "pd_min": np.asarray(d.min(axis=1)), "pd_all": np.asarray((d > 0).all()),
+        "pd_clip": d.clip(1, 3).to_numpy(), "pd_round": (d / 3).round(1).to_numpy(),
+        "pd_cumsum": d.cumsum().to_numpy(), "pd_abs": (d - 2).abs().to_numpy(),
     }
 
 
@@ -72,6 +94,7 @@ def results():
     """Every value, as plain numpy arrays / Python values."""
     out = typed_locals()
     out.update(untyped(np.arange(12.0).reshape(3, 4), [5, 2, 9], Meter().add(1.0).add(3.0)))
+    out.update(pandas_untyped(pd.DataFrame({"x": [1.0, 2.0, 5.0], "y": [4.0, 0.0, 3.0]})))
     x = torch.ones(2, 3)  # a real tensor among them: converted
     out["tensor_sum"] = x.sum(1).numpy()
     return out

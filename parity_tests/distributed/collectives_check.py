@@ -87,7 +87,8 @@ def main():
     opt.step()
     # d/dw of sum(x w^T + b) is x; local grad on rank r: x_r (no_sync) + 2 x_r; averaged over ranks
     want = w_start - np.mean([3 * xs[r].numpy() for r in range(world)], axis=0)
-    check(np.allclose(lin.fc.weight.numpy(), want, atol=1e-6), f"no_sync accumulation: {lin.fc.weight.numpy()} != {want}")
+    check(np.allclose(lin.fc.weight.numpy(), want, atol=1e-6),
+          f"no_sync accumulation: {lin.fc.weight.numpy()} != {want}")
 
     # a parameter unused by this rank's loss: torch raises unless find_unused_parameters=True
     def two_heads():

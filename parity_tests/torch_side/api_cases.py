@@ -1,6 +1,6 @@
 """Torch side of the per-API parity harness: run every case once, in one process.
 
-Run by ``parity_tests.harness.torchside.run_torch`` under ``.venv-torch`` as
+Run by ``porter.parity.torchside.run_torch`` under ``.venv-torch`` as
 ``api_cases.py --out DIR``.  For each case module (area) it writes ``DIR/<area>.npz`` with
 ``<case id>::in::<name>`` (inputs), ``::sd::<module>.<key>`` (the state_dict of each module
 the setup built), ``::out::<key>`` (flattened results), ``::R::<key>`` (the projection of
@@ -73,7 +73,8 @@ def run_case(case, arrays, meta):
             if isinstance(mod, nn.Module) and not mname.startswith("_"):
                 entry["modules"].append(mname)
                 for k, v in mod.state_dict().items():
-                    arrays[f"{cid}::sd::{mname}.{k}"] = v.detach().cpu().numpy().copy()  # src may step the weights in place
+                    # a copy: .numpy() shares the tensor's memory, and a case that trains updates it in place
+                    arrays[f"{cid}::sd::{mname}.{k}"] = v.detach().cpu().numpy().copy()
                 for k, p in mod.named_parameters():
                     if case.grad and p.requires_grad:
                         leaves[f"{mname}.{k}"] = p

@@ -10,7 +10,7 @@ import time
 
 import torch
 
-from parity_tests.harness.torch_dump import out_dir_from_argv
+from porter.parity.torch_dump import out_dir_from_argv
 from models_ref.hisd.configs import sample_draws, tiny_config
 from models_ref.hisd.trainer import HiSD_Trainer
 

@@ -2,7 +2,7 @@
 
 Writes into ``--out``, at a small spatial size (32x32, batch 2) with the full-width VGG-19:
 
-* harness cases (:func:`parity_tests.harness.torch_dump.dump`):
+* harness cases (:func:`porter.parity.torch_dump.dump`):
   ``encoder.npz`` (``Net.encode_with_intermediate``: the five stage outputs, with the encoder
   unfrozen so its gradients are compared too), ``mcc.npz`` (``MCC_Module``), ``decoder.npz``,
   ``net.npz`` (``Net.forward`` with injected noise, its six losses and ``Ics``, the loss
@@ -22,7 +22,7 @@ import numpy as np
 import torch
 from torchvision.utils import save_image
 
-from parity_tests.harness.torch_dump import (deterministic, dump, make_inputs, out_dir_from_argv,
+from porter.parity.torch_dump import (deterministic, dump, make_inputs, out_dir_from_argv,
                                              seeded_array, to_numpy)
 from parity_tests.torch_side.mccnet_data import make_folder
 from models_ref.mccnet import function, net
@@ -83,8 +83,8 @@ def upstream_loss(outputs, _inputs):
     """The total loss of upstream's training loop from ``Net``'s six losses."""
     losses = outputs[:6]
     total = losses[0] * float(LOSS_WEIGHTS[0])
-    for w, l in zip(LOSS_WEIGHTS[1:], losses[1:]):
-        total = total + l * float(w)
+    for w, part in zip(LOSS_WEIGHTS[1:], losses[1:]):
+        total = total + part * float(w)
     return total.sum()
 
 

@@ -15,8 +15,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from models_ref.hisd import configs as hisd_configs
-from parity_tests.torch_side import stylegan2_config as sg
+from models_ref.hisd import configs as hisd_configs  # noqa: E402  (after the sys.path line above)
+from parity_tests.torch_side import stylegan2_config as sg  # noqa: E402
 
 # Modules upstream imports at the top of these files but never uses while building networks,
 # absent from .venv-torch.

@@ -4,8 +4,8 @@ import torch
 
 from models_ref.stylegan2 import loss as sg_loss
 from models_ref.stylegan2 import networks, training
-from parity_tests.harness import torch_dump
-from parity_tests.harness.common import SeededStream
+from porter.parity import torch_dump
+from porter.parity.common import SeededStream
 from parity_tests.torch_side import stylegan2_config as cfg
 
 
@@ -86,7 +86,8 @@ def dump_losses(out):
     """Each loss phase's value and its gradient for every G and D parameter."""
     for phase in cfg.LOSS_PHASES:
         torch_dump.deterministic(cfg.SEED)
-        pair = Pair(jitter(networks.Generator(**cfg.GENERATOR), 7), jitter(networks.Discriminator(**cfg.DISCRIMINATOR), 8))
+        pair = Pair(jitter(networks.Generator(**cfg.GENERATOR), 7),
+                    jitter(networks.Discriminator(**cfg.DISCRIMINATOR), 8))
 
         def run(m, i, phase=phase):
             loss = new_loss(m)

@@ -7,12 +7,12 @@ call with the receiver first (``x.var(1)`` -> ``shims.var(x, 1)``).
 """
 from __future__ import annotations
 
-from typing import List, Optional, Tuple, Union
+from typing import List, Optional, Tuple
 
 import libcst as cst
 
 from ..mapping import ApiEntry
-from ..names import NATURAL_MODULES, chain_head, dotted
+from ..names import NATURAL_MODULES, dotted
 from .base import Rule
 
 _EMPTY = cst.Module([])

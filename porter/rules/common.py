@@ -73,7 +73,7 @@ def replace_line(template: cst.SimpleStatementLine, code: str,
 
 def comments_of(stmt: cst.SimpleStatementLine) -> List[cst.EmptyLine]:
     """A removed statement's comments, as lines to put before the next statement."""
-    lines = [l for l in stmt.leading_lines if l.comment is not None]
+    lines = [ln for ln in stmt.leading_lines if ln.comment is not None]
     if stmt.trailing_whitespace.comment is not None:
         lines.append(cst.EmptyLine(indent=True, comment=stmt.trailing_whitespace.comment))
     return lines

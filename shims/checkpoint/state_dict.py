@@ -73,6 +73,10 @@ def load_state_dict(module, state_dict, strict: bool = True) -> IncompatibleKeys
     are folded into a plain ``weight``); ``num_batches_tracked`` is ignored when the module has
     no such buffer (Jittor's own BatchNorm).  Values keep the module Vars' identity and dtype.
     """
+    if not isinstance(module, jt.Module) and callable(getattr(module, "load_state_dict", None)):
+        # not a module: an optimizer, an lr scheduler, a user's object (the converter cannot
+        # always tell a receiver's type): its own load_state_dict, as the torch code meant
+        return module.load_state_dict(state_dict)
     if not isinstance(state_dict, dict):
         raise TypeError(f"load_state_dict: expected a dict, got {type(state_dict).__name__}")
     own = module.state_dict()

@@ -8,7 +8,7 @@ from __future__ import annotations
 import collections.abc
 import numbers
 from dataclasses import dataclass
-from typing import Any, List, Optional, Sequence
+from typing import Any, Optional, Sequence
 
 import numpy as np
 

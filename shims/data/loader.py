@@ -17,7 +17,7 @@ import multiprocessing as mp
 import queue
 import random
 import traceback
-from typing import Any, Callable, Optional
+from typing import Callable, Optional
 
 import numpy as np
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import math
 from typing import Optional
 
-import numpy as np
 
 import jittor as jt
 from jittor import nn as jnn

@@ -8,7 +8,7 @@ Jittor 1.3.11: ``ReflectionPad2d`` rejects a tuple, ``leaky_relu`` calls the slo
 from __future__ import annotations
 
 import math
-from typing import Iterable, List, Optional, Sequence, Union
+from typing import List, Optional
 
 import numpy as np
 
@@ -38,8 +38,8 @@ class ReflectionPad2d(Module):
         self.padding = _pad4(padding, "ReflectionPad2d")
 
     def execute(self, x: jt.Var) -> jt.Var:
-        l, r, t, b = self.padding
-        if max(l, r) >= x.shape[-1] or max(t, b) >= x.shape[-2]:
+        left, right, top, bottom = self.padding
+        if max(left, right) >= x.shape[-1] or max(top, bottom) >= x.shape[-2]:
             raise ValueError(f"ReflectionPad2d: padding {self.padding} must be smaller than the "
                              f"input's spatial size {tuple(x.shape[-2:])}")
         return jnn.pad(x, self.padding, mode="reflect")

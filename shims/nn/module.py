@@ -8,7 +8,7 @@ classes give torch's behaviour on top of ``jittor.Module``.
 from __future__ import annotations
 
 import collections
-from typing import Dict, Iterable, Iterator, List, Optional, Tuple
+from typing import Iterable, Iterator, List, Optional, Tuple
 
 import jittor as jt
 

@@ -9,7 +9,8 @@ import jittor as jt
 
 from ._common import _cast, _device_free
 
-__all__ = ['linspace', 'arange', 'full', 'tensor', 'as_tensor', 'from_numpy', 'Tensor', 'FloatTensor', 'LongTensor', 'is_tensor', 'eye', 'empty_like', 'logspace', 'randint']
+__all__ = ['linspace', 'arange', 'full', 'tensor', 'as_tensor', 'from_numpy', 'Tensor', 'FloatTensor', 'LongTensor',
+           'is_tensor', 'eye', 'empty_like', 'logspace', 'randint']
 
 
 def linspace(start, end, steps: int, *, dtype=None):
@@ -89,7 +90,8 @@ def _typed_tensor(dtype):
 
 
 Tensor = _typed_tensor("float32")
-Tensor.__name__, Tensor.__doc__ = "Tensor", "``torch.Tensor(data)`` / ``torch.Tensor(*sizes)`` (float32; sizes give zeros)."
+Tensor.__name__ = "Tensor"
+Tensor.__doc__ = "``torch.Tensor(data)`` / ``torch.Tensor(*sizes)`` (float32; sizes give zeros)."
 Tensor._instance_dtype = None  # isinstance(x, torch.Tensor) holds for every dtype
 FloatTensor = _typed_tensor("float32")
 FloatTensor.__name__, FloatTensor.__doc__ = "FloatTensor", "``torch.FloatTensor`` (float32)."

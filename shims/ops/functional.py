@@ -12,7 +12,12 @@ from .linalg import _p_norm
 from .pointwise import expm1, xlogy
 from .reduce import logsumexp
 
-__all__ = ['logsigmoid', 'normalize', 'softmax', 'log_softmax', 'cosine_similarity', 'pairwise_distance', 'gelu', 'softplus', 'bilinear', 'pad', 'mse_loss', 'l1_loss', 'smooth_l1_loss', 'huber_loss', 'binary_cross_entropy', 'binary_cross_entropy_with_logits', 'nll_loss', 'cross_entropy', 'kl_div', 'selu', 'celu', 'softsign', 'hardswish', 'hardsigmoid', 'softshrink', 'hardshrink', 'tanhshrink', 'threshold', 'prelu', 'glu', 'softmin', 'conv1d', 'pixel_shuffle', 'pixel_unshuffle', 'mish', 'max_pool1d', 'avg_pool1d', 'adaptive_avg_pool1d']
+__all__ = ['logsigmoid', 'normalize', 'softmax', 'log_softmax', 'cosine_similarity', 'pairwise_distance', 'gelu',
+           'softplus', 'bilinear', 'pad', 'mse_loss', 'l1_loss', 'smooth_l1_loss', 'huber_loss',
+           'binary_cross_entropy', 'binary_cross_entropy_with_logits', 'nll_loss', 'cross_entropy', 'kl_div', 'selu',
+           'celu', 'softsign', 'hardswish', 'hardsigmoid', 'softshrink', 'hardshrink', 'tanhshrink', 'threshold',
+           'prelu', 'glu', 'softmin', 'conv1d', 'pixel_shuffle', 'pixel_unshuffle', 'mish', 'max_pool1d', 'avg_pool1d',
+           'adaptive_avg_pool1d']
 
 
 def logsigmoid(input):

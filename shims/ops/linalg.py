@@ -9,7 +9,8 @@ import jittor as jt
 from ._common import Dim, _cast, _count, _dims, _scaled
 from .shape import movedim
 
-__all__ = ['norm', 'linalg_norm', 'vector_norm', 'matrix_norm', 'mm', 'bmm', 'mv', 'dot', 'addmm', 'addmv', 'addbmm', 'cdist', 'dist', 'trace', 'diagonal', 'tensordot', 'kron', 'svd', 'inverse', 'linalg_diagonal', 'logdet']
+__all__ = ['norm', 'linalg_norm', 'vector_norm', 'matrix_norm', 'mm', 'bmm', 'mv', 'dot', 'addmm', 'addmv', 'addbmm',
+           'cdist', 'dist', 'trace', 'diagonal', 'tensordot', 'kron', 'svd', 'inverse', 'linalg_diagonal', 'logdet']
 
 
 def _p_norm(x, p, dims, keepdim):

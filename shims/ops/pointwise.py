@@ -10,7 +10,11 @@ import numpy as np
 from ._common import _FLOAT_DTYPES, _is_int, _scaled
 from .shape import where
 
-__all__ = ['clip', 'fix', 'addcmul', 'addcdiv', 'lerp', 'exp2', 'clamp', 'logaddexp', 'xlogy', 'hypot', 'sign', 'frac', 'trunc', 'fmod', 'remainder', 'neg', 'log10', 'log1p', 'expm1', 'relu', 'reciprocal', 'square', 'sgn', 'logit', 'erfc', 'add', 'sub', 'true_divide', 'div', 'floor_divide', 'atan2', 'fmax', 'fmin', 'copysign', 'eq', 'lt', 'le', 'gt', 'ge', 'copy_', 'where_self', 'clamp_min', 'clamp_max', 'nan_to_num', 'random_', 'bernoulli', 'bernoulli_']
+__all__ = ['clip', 'fix', 'addcmul', 'addcdiv', 'lerp', 'exp2', 'clamp', 'logaddexp', 'xlogy', 'hypot', 'sign', 'frac',
+           'trunc', 'fmod', 'remainder', 'neg', 'log10', 'log1p', 'expm1', 'relu', 'reciprocal', 'square', 'sgn',
+           'logit', 'erfc', 'add', 'sub', 'true_divide', 'div', 'floor_divide', 'atan2', 'fmax', 'fmin', 'copysign',
+           'eq', 'lt', 'le', 'gt', 'ge', 'copy_', 'where_self', 'clamp_min', 'clamp_max', 'nan_to_num', 'random_',
+           'bernoulli', 'bernoulli_']
 
 
 def addcmul(input, tensor1, tensor2, *, value=1):

@@ -9,7 +9,9 @@ import numpy as np
 
 from ._common import Dim, _ValuesIndices, _cast, _count, _dims, _is_int
 
-__all__ = ['sum', 'mean', 'prod', 'var', 'std', 'var_mean', 'std_mean', 'logsumexp', 'amax', 'amin', 'max', 'min', 'argmax', 'argmin', 'cumprod', 'all', 'any', 'count_nonzero', 'argsort', 'median', 'sum_to_size', 'equal', 'unique']
+__all__ = ['sum', 'mean', 'prod', 'var', 'std', 'var_mean', 'std_mean', 'logsumexp', 'amax', 'amin', 'max', 'min',
+           'argmax', 'argmin', 'cumprod', 'all', 'any', 'count_nonzero', 'argsort', 'median', 'sum_to_size', 'equal',
+           'unique']
 
 
 def sum(input, dim: Dim = None, keepdim: bool = False, *, dtype=None):
@@ -127,12 +129,16 @@ def _max_min(input, dim, keepdim, other, op):
 
 def max(input, dim=None, keepdim: bool = False, *, other=None):
     """``torch.max``: full max; ``max(x, dim)`` -> ``(values, indices)``; ``max(x, y)`` -> maximum."""
-    return _max_min(input, None, keepdim, dim, "max") if dim is not None else _max_min(input, None, keepdim, other, "max")
+    if dim is not None:
+        return _max_min(input, None, keepdim, dim, "max")
+    return _max_min(input, None, keepdim, other, "max")
 
 
 def min(input, dim=None, keepdim: bool = False, *, other=None):
     """``torch.min``: full min; ``min(x, dim)`` -> ``(values, indices)``; ``min(x, y)`` -> minimum."""
-    return _max_min(input, None, keepdim, dim, "min") if dim is not None else _max_min(input, None, keepdim, other, "min")
+    if dim is not None:
+        return _max_min(input, None, keepdim, dim, "min")
+    return _max_min(input, None, keepdim, other, "min")
 
 
 def argmax(input, dim: Optional[int] = None, keepdim: bool = False):
@@ -211,7 +217,8 @@ def sum_to_size(input, *size):
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = tuple(size[0])
     lead = input.ndim - len(size)
-    dims = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(size) if s == 1 and int(input.shape[lead + i]) != 1)
+    dims = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(size)
+                                      if s == 1 and int(input.shape[lead + i]) != 1)
     y = input.sum(dims, keepdims=True) if dims else input
     return y.reshape(tuple(size))
 

@@ -132,7 +132,13 @@ class Optimizer(jt.optim.Optimizer):
 
     def step(self, loss=None, retain_graph: bool = False):
         """torch's ``step()``: update every parameter whose ``.grad`` is not None.  With ``loss``
-        (Jittor's fused call), first ``zero_grad(); loss.backward(retain_graph=...)``."""
+        (Jittor's fused call), first ``zero_grad(); loss.backward(retain_graph=...)``; torch's
+        ``step(closure)`` calls the closure (its backward fills ``.grad``) first and returns its loss."""
+        if callable(loss) and not isinstance(loss, jt.Var):
+            with jt.enable_grad():
+                closure_loss = loss()
+            self.step()
+            return closure_loss
         if loss is not None:
             self.zero_grad()
             _autograd.backward([loss], retain_graph=retain_graph)
@@ -151,7 +157,7 @@ class Optimizer(jt.optim.Optimizer):
                     if not g.is_stop_grad():
                         g = g.detach()  # a create_graph gradient: torch steps under no_grad
                     state = self.state.setdefault(id(p), {"step": 0})
-                    state["step"] += 1
+                    state["step"] = state.get("step", 0) + 1  # a torch SGD checkpoint has no 'step'
                     self._update(p, g, state, group)
         finally:
             jt.flags.node_order = 0
@@ -249,19 +255,22 @@ class Adam(Optimizer):
     _decoupled = False
 
     def __init__(self, params, lr: float = 1e-3, betas=(0.9, 0.999), eps: float = 1e-8,
-                 weight_decay: float = 0.0, amsgrad: bool = False, *, maximize: bool = False, **_):
+                 weight_decay: float = 0.0, amsgrad: bool = False, *, maximize: bool = False,
+                 decoupled_weight_decay: bool = False, **_):
         if lr < 0 or eps < 0 or not 0 <= betas[0] < 1 or not 0 <= betas[1] < 1 or weight_decay < 0:
             raise ValueError(f"{type(self).__name__}: invalid lr={lr}, betas={betas}, eps={eps} "
                              f"or weight_decay={weight_decay}")
-        super().__init__(params, dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay,
-                                      amsgrad=amsgrad, maximize=maximize))
+        opts = dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay, amsgrad=amsgrad, maximize=maximize)
+        if decoupled_weight_decay and not self._decoupled:  # torch >= 2.6: Adam(decoupled_weight_decay=True) is AdamW
+            opts["decoupled_weight_decay"] = True
+        super().__init__(params, opts)
 
     def _update(self, p, g, state, group):
         lr, (b1, b2), eps, wd = group["lr"], group["betas"], group["eps"], group["weight_decay"]
         if group["maximize"]:
             g = -g
         if wd:
-            if self._decoupled:
+            if self._decoupled or group.get("decoupled_weight_decay"):
                 p.update(p * (1 - lr * wd))
             else:
                 g = g + wd * p

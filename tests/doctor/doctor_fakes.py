@@ -11,9 +11,10 @@ import sys
 from pathlib import Path
 from typing import Dict, Optional
 
+from porter.doctor import checks as DOC
 from porter.doctor import env_module
 
-ENV = env_module()
+ENV = env_module()  # shims/env.py: the settings
 
 
 def make_exe(folder: Path, name: str, body: str) -> Path:
@@ -57,7 +58,7 @@ def context(tmp: Path, extra: Optional[Dict[str, str]] = None, **kw):
     kw.setdefault("nvcc_fallbacks", ())
     kw.setdefault("dev_dir", str(tmp / "dev"))
     kw.setdefault("can_reach", lambda host: False)
-    return ENV.CheckContext(environ=base_environ(tmp, extra), **kw)
+    return DOC.CheckContext(environ=base_environ(tmp, extra), **kw)
 
 
 def cache_dir(tmp: Path) -> Path:

@@ -79,7 +79,8 @@ def test_malicious_pickle_is_refused_and_does_not_run(tmp_path, attack, wrap):
         shims.load(path)
     assert isinstance(err.value, pickle.UnpicklingError)
     assert str(path) in str(err.value)
-    assert any(name in str(err.value) for name in ("os.system", "posix.system", "builtins.eval", "__builtin__.eval")), str(err.value)
+    assert any(name in str(err.value)
+               for name in ("os.system", "posix.system", "builtins.eval", "__builtin__.eval")), str(err.value)
     assert not marker.exists(), "the payload ran"
 
 

@@ -1,7 +1,7 @@
 """Public ``shims`` names without a torch case of their own, checked against numpy references."""
 import numpy as np
 
-import shims
+import shims  # noqa: F401  (Jittor's settings, before Jittor is imported)
 import jittor as jt
 from jittor import nn as jnn
 from shims import nn

@@ -3,7 +3,7 @@ from ..case import case
 
 A = "shape"
 X = "f32[2,3,4]"
-I = {"x": X}
+I = {"x": X}  # noqa: E741  (the cases' shared inputs)
 
 CASES = [
     case(A, "torch.reshape", "out = torch.reshape(x, (6, 4))", I),
@@ -140,6 +140,9 @@ CASES = [
     case(A, "torch.Tensor.nelement", "out = x.nelement()", I),
     case(A, "torch.Tensor.item", "out = x.sum().item()", I, rtol=1e-5, atol=1e-5, why="float32 sum of 24 terms"),
     case(A, "torch.Tensor.tolist", "out = torch.tensor(x.tolist())", I),
+    case(A, "torch.Tensor.stride", "out = torch.tensor(list(x.stride()) + [x.stride(1), x.stride(-1)])", I),
+    case(A, "torch.Tensor.is_contiguous",
+         "out = torch.tensor([x.is_contiguous(), x.is_contiguous(memory_format=torch.contiguous_format)])", I),
     case(A, "torch.Tensor.numpy", "out = torch.from_numpy(x.detach().numpy() * 2)", I),
     case(A, "torch.Tensor.is_floating_point", "out = x.is_floating_point()", I),
     case(A, "torch.Tensor.zero_", "y = x * 1.0\ny.zero_()\nout = y", I),

@@ -23,7 +23,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Optional, Sequence
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 SOURCE = ROOT / "models_ref"
 PORTED = ROOT / "build" / "ported"
 PACKAGE = "models_ref"

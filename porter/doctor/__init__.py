@@ -1,9 +1,9 @@
 """``jtport doctor``: diagnose the environment Jittor runs in, one line per check.
 
-The checks live in ``shims/env_checks.py`` (exposed as ``shims.env.<name>``), next to the
-settings they explain (``shims.env.required_settings``).  Both files are loaded by path:
-``import shims`` would import Jittor, and the doctor probes Jittor only in subprocesses
-(with a timeout) of the interpreter being checked.
+The checks live in :mod:`porter.doctor.checks`; the settings they explain are
+``shims/env.py``'s (``shims.env.required_settings``), loaded by path
+(:func:`porter.doctor.settings.env_module`): ``import shims`` would import Jittor, and the
+doctor probes Jittor only in subprocesses (with a timeout) of the interpreter being checked.
 
 Usage::
 
@@ -16,30 +16,16 @@ Exit status: 0 when every finding is ok or a warning, 1 when a problem would sto
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import sys
 import textwrap
-from types import ModuleType
 from typing import List, Optional, Sequence
 
-_ENV_MODULE = "_jtport_env"  # the name conftest.py registers shims/env.py under, too
+from . import checks
+from .settings import env_module
 
-
-def env_module() -> ModuleType:
-    """``shims/env.py`` loaded by path (without running ``shims/__init__``, which imports Jittor)."""
-    if _ENV_MODULE in sys.modules:
-        return sys.modules[_ENV_MODULE]
-    spec = importlib.util.find_spec("shims")
-    if spec is None or not spec.submodule_search_locations:
-        raise RuntimeError("jtport doctor: the `shims` package is not installed next to `porter`")
-    path = os.path.join(list(spec.submodule_search_locations)[0], "env.py")
-    env_spec = importlib.util.spec_from_file_location(_ENV_MODULE, path)
-    module = importlib.util.module_from_spec(env_spec)
-    sys.modules[_ENV_MODULE] = module
-    env_spec.loader.exec_module(module)
-    return module
+__all__ = ["main", "build_parser", "format_text", "exit_code", "env_module", "checks"]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -90,13 +76,8 @@ def exit_code(findings: Sequence) -> int:
 def main(argv: Optional[List[str]] = None) -> int:
     """Entry point of ``jtport doctor``; returns the exit status."""
     args = build_parser().parse_args(argv)
-    try:
-        env = env_module()
-    except RuntimeError as e:
-        print(e, file=sys.stderr)
-        return 2
     if args.markdown:
-        sys.stdout.write(env.troubleshooting_markdown())
+        sys.stdout.write(checks.troubleshooting_markdown())
         return 0
     if args.project and not os.path.isdir(args.project):
         print(f"jtport doctor: --project {args.project}: not a folder", file=sys.stderr)
@@ -104,20 +85,16 @@ def main(argv: Optional[List[str]] = None) -> int:
     if args.timeout <= 0:
         print(f"jtport doctor: --timeout {args.timeout:g}: must be positive", file=sys.stderr)
         return 2
-    ctx = env.CheckContext(environ=dict(os.environ), python=args.python,
+    ctx = checks.CheckContext(environ=dict(os.environ), python=args.python,
                            project=args.project, timeout=args.timeout)
-    findings = env.run_checks(ctx, runtime=args.runtime)
+    findings = checks.run_checks(ctx, runtime=args.runtime)
     settings = ctx.settings()
     code = exit_code(findings)
     if args.json:
-        print(json.dumps({"exit_code": code, "status": env.worst_status(findings),
+        print(json.dumps({"exit_code": code, "status": checks.worst_status(findings),
                           "python": args.python,
                           "settings": [{"name": s.name, "value": s.value, "reason": s.reason} for s in settings],
                           "findings": [f.to_dict() for f in findings]}, indent=2))
     else:
         print(format_text(findings, settings, args.python))
     return code
-
-
-if __name__ == "__main__":
-    sys.exit(main())

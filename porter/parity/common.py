@@ -154,11 +154,16 @@ class SeededStream:
         self.shapes.append(shape)
         return self.rng.standard_normal(shape).astype(np.float32)
 
+    def uniform(self, shape: Sequence[int], low: float = 0.0, high: float = 1.0) -> np.ndarray:
+        """The next float32 array of ``shape``, uniform in ``[low, high)``."""
+        shape = tuple(int(s) for s in shape)
+        self.shapes.append(shape)
+        return self.rng.uniform(float(low), float(high), shape).astype(np.float32)
+
 
 def size_args(size: Sequence[Any]) -> Tuple[int, ...]:
-    """The shape of a ``randn(*size)`` call: ``randn(2, 3)``, ``randn([2, 3])``, ``randn((2, 3))``."""
-    if len(size) == 1 and isinstance(size[0], (list, tuple)):
-        size = size[0]
-    if len(size) == 1 and hasattr(size[0], "__iter__") and not isinstance(size[0], (str, bytes)):
-        size = tuple(size[0])
+    """The shape of a ``randn(*size)`` call: ``randn(2, 3)``, ``randn([2, 3])``, ``randn((2, 3))``,
+    ``randn(x.shape)`` (a torch Size or a Jittor NanoVector, which is not iterable)."""
+    if len(size) == 1 and not isinstance(size[0], (int, np.integer)) and hasattr(size[0], "__len__"):
+        size = [size[0][i] for i in range(len(size[0]))]
     return tuple(int(s) for s in size)

@@ -1,7 +1,7 @@
 """Torch side of the model-parity harness: run a reference model, save everything to ``.npz``.
 
 Runs in ``.venv-torch`` only (imported by the scripts in ``parity_tests/torch_side/``); the
-Jittor side (:mod:`parity_tests.harness.model`) reads what this writes.  One ``.npz`` per case:
+Jittor side (:mod:`porter.parity.model`) reads what this writes.  One ``.npz`` per case:
 
 ===================== ====================================================================
 key                   content
@@ -27,14 +27,15 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import copy
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import torch
 
-from parity_tests.harness import common
-from parity_tests.harness.common import ROOT_NAME, make_inputs, seeded_array  # noqa: F401 (re-exported for scripts)
+from porter.parity import common
+from porter.parity.common import ROOT_NAME, make_inputs, seeded_array  # noqa: F401 (re-exported for scripts)
 
 Arrays = Dict[str, np.ndarray]
 
@@ -155,6 +156,18 @@ def dump(path: Union[str, Path], model: torch.nn.Module, inputs: Mapping[str, np
     path = Path(path)
     arrays: Arrays = {}
     arrays.update(_state_arrays(model, "param/"))
+    # A forward pass may change buffers (StyleGAN2's w_avg moves on every training-mode call):
+    # the float64 copy and the optimizer steps start again from the saved state, as the Jittor
+    # side starts each check from it.
+    initial = {k: v.detach().clone() for k, v in model.state_dict().items()}
+    # The float64 copy is taken before any forward: a module that keeps a non-leaf tensor as an
+    # attribute after forward (HiSD's AdaIN) cannot be deep-copied any more.
+    pristine, copy_error = None, ""
+    if float64_grads:
+        try:
+            pristine = copy.deepcopy(model)
+        except Exception as e:
+            copy_error = f"{type(e).__name__}: {e}"
     arrays.update({f"input/{k}": v for k, v in inputs.items()})
     arrays["meta/input_order"] = np.array(list(inputs), dtype=str)
     trainable = [n for n, p in model.named_parameters() if p.requires_grad]
@@ -197,12 +210,18 @@ def dump(path: Union[str, Path], model: torch.nn.Module, inputs: Mapping[str, np
     for n, g in zip(trainable, grads):
         arrays[f"grad/{n}"] = to_numpy(g) if g is not None else np.zeros(tuple(params[n].shape), np.float32)
 
+    if steps and optimizer is None:
+        raise ValueError("dump: steps > 0 needs an optimizer spec")
+    model.load_state_dict(initial)
     if float64_grads:
-        arrays.update(float64_gradients(model, forward, tin, trainable, loss, weights))
+        try:
+            if pristine is None:
+                raise RuntimeError(f"the model cannot be copied: {copy_error}")
+            arrays.update(float64_gradients(pristine, forward, tin, trainable, loss, weights, steps, optimizer))
+        except Exception as e:  # a model that cannot run in double: float32 judging only
+            arrays["meta/float64_error"] = np.array(f"{type(e).__name__}: {e}"[:500])
 
     if steps:
-        if optimizer is None:
-            raise ValueError("dump: steps > 0 needs an optimizer spec")
         opt = make_optimizer(optimizer, [params[n] for n in trainable])
         arrays["meta/optimizer"] = np.array(repr(dict(optimizer)))
         for k in range(1, steps + 1):
@@ -219,9 +238,18 @@ def dump(path: Union[str, Path], model: torch.nn.Module, inputs: Mapping[str, np
 
 def float64_gradients(model: torch.nn.Module, forward: Callable[[torch.nn.Module, Mapping[str, torch.Tensor]], Any],
                       tin: Mapping[str, torch.Tensor], trainable: Sequence[str], loss: Optional[LossFn],
-                      weights: Mapping[str, np.ndarray]) -> Arrays:
-    """``loss64`` and ``grad64/<name>`` (float64 arrays): the loss and its parameter gradients
-    recomputed on a float64 copy of ``model``.
+                      weights: Mapping[str, np.ndarray], steps: int = 0,
+                      optimizer: Optional[Mapping[str, Any]] = None) -> Arrays:
+    """``loss64``, ``output64/<name>`` and ``grad64/<name>`` (float64 arrays): the loss, the
+    floating-point outputs and the parameter gradients recomputed on ``model`` (a copy the
+    caller took for this: it is turned to float64 and trained);
+    with ``steps``, the state after each of that many ``optimizer`` steps in float64
+    (``step<k>/param64/<name>``).
+
+    Optimizer steps need it as much as gradients: Adam's first step, ``lr * g / (|g| + eps)``,
+    moves every weight by about ``lr`` whatever the size of ``g``, so a gradient that is zero up
+    to rounding (a bias before an instance norm: HiSD's translators, StarGAN v2's encoder)
+    moves a float32 weight by ``lr`` in a direction rounding chose.
 
     For gradients that float32 cannot decide: a ReLU input within float32 rounding of zero may
     fall on either side of the kink in two correct implementations, and then the whole gradient
@@ -229,24 +257,38 @@ def float64_gradients(model: torch.nn.Module, forward: Callable[[torch.nn.Module
     encoder: one of 16,384 relu5_2 inputs, 1.2e-6 in torch and -1e-6 with oneDNN's
     convolutions, moved enc_5.4's weight gradient by 6% relative).  In float64 the rounding is
     ~1e9 times smaller, so the sides agree on every kink and the comparison is exact again."""
-    import copy
-
-    double = copy.deepcopy(model).double()
+    double = model.double()
     t64 = {k: (v.double() if v.is_floating_point() else v) for k, v in tin.items()}
+    w64 = {k: v.astype(np.float64) for k, v in weights.items()}
+
+    def compute_loss(o: Any) -> torch.Tensor:
+        return loss(o, t64) if loss is not None else weighted_sum_loss(flatten(o, "out"), w64)
+
+    initial = copy.deepcopy(double.state_dict())
     out = forward(double, t64)
-    value = loss(out, t64) if loss is not None else weighted_sum_loss(
-        flatten(out, "out"), {k: v.astype(np.float64) for k, v in weights.items()})
+    value = compute_loss(out)
     params = dict(double.named_parameters())
     grads = torch.autograd.grad(value, [params[n] for n in trainable], allow_unused=True)
     arrays: Arrays = {"loss64": value.detach().double().numpy().reshape(1).copy()}
+    arrays.update({f"output64/{n}": t.detach().double().numpy().copy()
+                   for n, t in flatten(out, "out") if t.is_floating_point()})
     for n, g in zip(trainable, grads):
         arrays[f"grad64/{n}"] = (g.detach().double().numpy().copy() if g is not None
                                  else np.zeros(tuple(params[n].shape), np.float64))
+    if steps:
+        double.load_state_dict(initial)
+        opt = make_optimizer(optimizer, [params[n] for n in trainable])
+        for k in range(1, steps + 1):
+            opt.zero_grad()
+            compute_loss(forward(double, t64)).backward()
+            opt.step()
+            arrays.update({f"step{k}/param64/{n}": t.detach().double().numpy().copy()
+                           for n, t in double.state_dict().items() if t.is_floating_point()})
     return arrays
 
 
 def out_dir_from_argv(argv: Optional[Sequence[str]] = None) -> Path:
-    """Parse the ``--out DIR`` that :func:`parity_tests.harness.torchside.run_torch` passes."""
+    """Parse the ``--out DIR`` that :func:`porter.parity.torchside.run_torch` passes."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True, type=Path)
     args, _ = ap.parse_known_args(argv)
@@ -259,6 +301,58 @@ def deterministic(seed: int) -> None:
     torch.manual_seed(seed)
     torch.use_deterministic_algorithms(True, warn_only=True)
 
+
+
+@contextlib.contextmanager
+def shared_random(stream: common.SeededStream):
+    """Within the block, every random draw a forward pass can make (``torch.randn``,
+    ``torch.rand``, ``nn.init.normal_/normal/uniform_/uniform``) comes from ``stream``, which
+    the Jittor side replays with ``model.shared_random``: MCCNet's ``Net.forward`` draws its
+    content noise with ``nn.init.normal``."""
+    init = torch.nn.init
+
+    def fill(t, values):
+        with torch.no_grad():
+            return t.copy_(torch.from_numpy(values))
+
+    def normal_(t, mean=0.0, std=1.0, *_, **__):
+        return fill(t, float(mean) + float(std) * stream.normal(tuple(t.shape)))
+
+    def uniform_(t, a=0.0, b=1.0, *_, **__):
+        return fill(t, stream.uniform(tuple(t.shape), float(a), float(b)))
+
+    def rand(*size, dtype=None, **_):
+        t = torch.from_numpy(stream.uniform(common.size_args(size)))
+        return t.to(dtype) if dtype is not None else t
+
+    saved = [(init, n, getattr(init, n)) for n in ("normal_", "normal", "uniform_", "uniform")]
+    saved.append((torch, "rand", torch.rand))
+    for owner, name, _ in saved:
+        setattr(owner, name, {"normal_": normal_, "normal": normal_, "uniform_": uniform_,
+                              "uniform": uniform_, "rand": rand}[name])
+    try:
+        with patched_randn(stream):
+            yield stream
+    finally:
+        for owner, name, fn in saved:
+            setattr(owner, name, fn)
+
+
+@contextlib.contextmanager
+def cuda_as_cpu():
+    """Within the block, on a machine without CUDA, ``Tensor.cuda()`` and ``Module.cuda()``
+    return their receiver: research code that calls ``.cuda()`` in ``forward`` (MCCNet's
+    ``Net``) runs its torch reference on the CPU, as its Jittor port does."""
+    if torch.cuda.is_available():
+        yield
+        return
+    saved = (torch.Tensor.cuda, torch.nn.Module.cuda)
+    torch.Tensor.cuda = lambda self, *a, **k: self
+    torch.nn.Module.cuda = lambda self, *a, **k: self
+    try:
+        yield
+    finally:
+        torch.Tensor.cuda, torch.nn.Module.cuda = saved
 
 
 @contextlib.contextmanager

@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator, List, Optional, Sequence, Tuple
 
-from parity_tests.harness.processes import run_tracked
+from porter.parity.processes import run_tracked
+from porter.parity.workspace import ROOT, torch_env, torch_pythonpath
 
-ROOT = Path(__file__).resolve().parents[2]
 TORCH_VENV = ROOT / ".venv-torch"
 BUILD = ROOT / "build" / "parity"
 
@@ -48,13 +48,21 @@ def torch_version() -> str:
     return found[0].name[len("torch-"):-len(".dist-info")] if found else "missing"
 
 
+def _shown(path: Path) -> Path:
+    """``path`` relative to the workspace when it is inside it."""
+    try:
+        return path.relative_to(ROOT)
+    except ValueError:
+        return path
+
+
 def _hash_paths(h: "hashlib._Hash", paths: Iterable[Path]) -> None:
     for p in sorted(Path(x) for x in paths):
         files = sorted(p.rglob("*.py")) if p.is_dir() else [p]
         for f in files:
             if "__pycache__" in f.parts:
                 continue
-            h.update(str(f.relative_to(ROOT)).encode())
+            h.update(str(_shown(f)).encode())
             h.update(f.read_bytes())
 
 
@@ -100,13 +108,12 @@ def run_torch(script: Path, name: str, deps: Sequence[Path] = (), args: Sequence
         for old in out.iterdir():
             if old.is_file():
                 old.unlink()
-        env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
-        env["PYTHONPATH"] = str(ROOT)
-        env["PYTHONHASHSEED"] = "0"
-        env.setdefault("OMP_NUM_THREADS", str(os.cpu_count() or 1))
-        proc = run_tracked([torch_python(), script, "--out", out, *args], ROOT, env, timeout)
+        with torch_pythonpath() as pythonpath:
+            env = torch_env(pythonpath)
+            env.setdefault("OMP_NUM_THREADS", str(os.cpu_count() or 1))
+            proc = run_tracked([torch_python(), script, "--out", out, *args], ROOT, env, timeout)
         if proc.returncode != 0:
-            raise TorchSideError(f"torch side {script.relative_to(ROOT)} failed "
+            raise TorchSideError(f"torch side {_shown(script)} failed "
                                  f"(exit {proc.returncode}):\n{proc.stdout[-4000:]}\n{proc.stderr[-8000:]}")
         stamp.write_text(key)
     return out
@@ -154,5 +161,5 @@ def declared_sides(modules: Iterable[object]) -> List[TorchSide]:
     return found
 
 
-if __name__ == "__main__":  # pragma: no cover - manual use: python -m parity_tests.harness.torchside SCRIPT NAME
+if __name__ == "__main__":  # pragma: no cover - manual use: python -m porter.parity.torchside SCRIPT NAME
     print(run_torch(Path(sys.argv[1]), sys.argv[2]))

@@ -1,12 +1,11 @@
 """Torch side of the harness self-test (``parity_tests/test_harness.py``): a tiny model whose
 Jittor twin the test builds by hand, once faithful and once deliberately perturbed.
 
-Run by ``run_torch`` in ``.venv-torch``: ``selftest_torch.py --out DIR`` writes ``DIR/tiny.npz``.
+Run by ``run_torch`` in ``.venv-torch``: ``harness_selftest.py --out DIR`` writes ``DIR/tiny.npz``.
 """
-import torch
 from torch import nn
 
-from parity_tests.harness import torch_dump
+from porter.parity import torch_dump
 
 SEED = 0
 INPUTS = {"x": (2, 3, 4, 4)}

@@ -15,7 +15,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Dict, List, Optional
 
-ROOT = Path(__file__).resolve().parents[2]
+from porter.parity.workspace import ROOT
+
 RESULTS = ROOT / "build" / "parity" / "results"
 STATUSES = ("passed", "failed", "xfail")
 

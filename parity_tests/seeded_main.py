@@ -1,6 +1,6 @@
 """Run a converted ``models_ref`` script with Python's, numpy's and Jittor's generators seeded.
 
-    python -m parity_tests.harness.seeded_main SEED models_ref.mccnet.train [ARGS ...]
+    python -m parity_tests.seeded_main SEED models_ref.mccnet.train [ARGS ...]
 
 Upstream's training scripts never seed, and Jittor seeds itself from the clock at import, so
 two runs of a converted script start from different weights.  A test that asserts on a run's
@@ -12,9 +12,9 @@ import sys
 import shims  # noqa: F401  (Jittor's settings for this machine, before Jittor is imported)
 import jittor as jt
 
-from parity_tests.harness.ported import run_ported_main
+from parity_tests.ported import run_ported_main
 
-USAGE = "usage: python -m parity_tests.harness.seeded_main SEED MODULE [ARGS ...]"
+USAGE = "usage: python -m parity_tests.seeded_main SEED MODULE [ARGS ...]"
 
 
 def main(argv) -> None:

@@ -1,0 +1,206 @@
+"""``torch.optim`` optimizers and ``lr_scheduler`` classes: a linear model (torch's weights loaded
+into the converted one) trained a few steps with torch's ``zero_grad(); loss.backward(); step()``
+loop, converted as users write it; the weights after training and the optimizer state are
+compared.  Schedulers: the lr (and cycled momentum) of two param groups over a run of steps.
+"""
+from ..case import case
+
+A = "optim"
+DATA = {"x": "f32[8,5]", "y": "f32[8,3]"}
+# 5 float32 steps of a 5x3 least-squares problem: each step is a few float32 ops per element
+# on values ~1, rounded in a different order (measured below 1e-6 relative).
+STEPS = dict(rtol=1e-5, atol=1e-6, grad=False, why="a few float32 update steps, ops in a different order")
+# schedulers: Python floats and the same formulas on both sides
+LRS = dict(rtol=1e-12, atol=0.0, grad=False, why="Python float arithmetic, torch's formulas")
+
+LOOP = """
+for _ in range({steps}):
+    opt.zero_grad()
+    loss = ((m(x) - y) ** 2).mean()
+    loss.backward()
+    opt.step()
+out = (m.weight.detach(), m.bias.detach(){extra})
+"""
+
+
+def opt(name, ctor, variant="", steps=5, extra="", params="m.parameters()", **kw):
+    src = f"opt = torch.optim.{ctor.format(params=params)}\n" + LOOP.format(steps=steps, extra=extra)
+    return case(A, f"torch.optim.{name}", src, DATA, variant=variant, setup="m = nn.Linear(5, 3)", **{**STEPS, **kw})
+
+
+GROUPS = "[{'params': [m.weight]}, {'params': [m.bias], 'lr': 0.05}]"
+
+SCHED_LOOP = """
+opt = torch.optim.{opt}
+sch = torch.optim.lr_scheduler.{ctor}
+out = [[g['lr'] for g in opt.param_groups]{mom}]
+for i in range({n}):
+    opt.step()
+    sch.step({arg})
+    out.append([g['lr'] for g in opt.param_groups]{mom})
+out.append(sch.get_last_lr())
+"""
+
+
+def sched(name, ctor, variant="", n=12, optimizer="SGD({groups}, lr=1.0)", mom="", arg=""):
+    src = SCHED_LOOP.format(opt=optimizer.format(groups=GROUPS), ctor=ctor, n=n, mom=mom, arg=arg)
+    return case(A, f"torch.optim.lr_scheduler.{name}", src, {}, variant=variant, setup="m = nn.Linear(5, 3)", **LRS)
+
+
+SUBCLASS = """
+class Halving(torch.optim.lr_scheduler.{base}):
+    def get_lr(self):
+        if self.last_epoch == 0 or self.last_epoch % 2:
+            return [g['lr'] for g in self.optimizer.param_groups]
+        return [g['lr'] * 0.5 for g in self.optimizer.param_groups]
+
+opt = torch.optim.SGD([{{'params': [m.weight]}}, {{'params': [m.bias], 'lr': 0.05}}], lr=1.0)
+sch = Halving(opt)
+out = [sch.base_lrs, sch.last_epoch]
+for _ in range(7):
+    opt.step()
+    sch.step()
+    out.append(sch.get_last_lr())
+sch.step(1)
+out.append(sch.get_last_lr())
+sch.load_state_dict(sch.state_dict())
+out.append(sch.last_epoch)
+"""
+
+MOM = " + [g['momentum'] for g in opt.param_groups]"
+BETA1 = " + [g['betas'][0] for g in opt.param_groups]"
+
+CASES = [
+    opt("SGD", "SGD({params}, lr=0.1)"),
+    opt("SGD", "SGD({params}, lr=0.05, momentum=0.9, dampening=0.1, weight_decay=1e-2)", variant="momentum_wd"),
+    opt("SGD", "SGD({params}, lr=0.05, momentum=0.9, nesterov=True, maximize=False, foreach=False)",
+        variant="nesterov"),
+    opt("SGD", "SGD({params}, lr=0.05, momentum=0.5)", variant="groups", params=GROUPS),
+    opt("Adam", "Adam({params}, lr=1e-2)"),
+    opt("Adam", "Adam({params}, lr=1e-2, betas=(0.8, 0.99), eps=1e-6, weight_decay=0.1, amsgrad=True)",
+        variant="amsgrad_wd", extra=", opt.state_dict()['state'][0]['max_exp_avg_sq']"),
+    opt("Adam", "Adam({params}, lr=1e-2, maximize=True, foreach=False)", variant="maximize"),
+    opt("Adam", "Adam({params}, lr=1e-2, weight_decay=0.1, decoupled_weight_decay=True)", variant="decoupled"),
+    opt("AdamW", "AdamW({params}, lr=1e-2)"),
+    opt("AdamW", "AdamW({params}, lr=2e-2, weight_decay=0.3, amsgrad=True)", variant="groups", params=GROUPS),
+    opt("RMSprop", "RMSprop({params}, lr=1e-2)"),
+    opt("RMSprop", "RMSprop({params}, lr=1e-2, alpha=0.9, momentum=0.5, centered=True, weight_decay=0.01)",
+        variant="centered_momentum"),
+    opt("Adadelta", "Adadelta({params})", extra=", opt.state_dict()['state'][0]['acc_delta']"),
+    opt("Adadelta", "Adadelta({params}, lr=0.5, rho=0.8, eps=1e-5, weight_decay=0.1, maximize=True)",
+        variant="options"),
+    opt("Adadelta", "Adadelta({params}, lr=2.0)", variant="groups", params=GROUPS),
+    opt("Adagrad", "Adagrad({params})", extra=", opt.state_dict()['state'][1]['sum']"),
+    opt("Adagrad", "Adagrad({params}, lr=0.1, lr_decay=0.1, weight_decay=0.05, initial_accumulator_value=0.5, "
+        "eps=1e-6)",
+        variant="options"),
+    opt("Adagrad", "Adagrad({params}, lr=0.1)", variant="groups", params=GROUPS),
+    opt("Adamax", "Adamax({params})", extra=", opt.state_dict()['state'][0]['exp_inf']"),
+    opt("Adamax", "Adamax({params}, lr=1e-2, betas=(0.7, 0.9), eps=1e-4, weight_decay=0.1)", variant="options"),
+    opt("NAdam", "NAdam({params})", extra=", opt.state_dict()['state'][0]['exp_avg_sq']"),
+    opt("NAdam", "NAdam({params}, lr=1e-2, betas=(0.8, 0.99), momentum_decay=1e-2, weight_decay=0.1)",
+        variant="options", steps=8),
+    opt("NAdam", "NAdam({params}, lr=1e-2, weight_decay=0.1, decoupled_weight_decay=True)", variant="decoupled"),
+    opt("RAdam", "RAdam({params}, lr=1e-2)", steps=8),
+    opt("RAdam", "RAdam({params}, lr=1e-2, betas=(0.5, 0.9), weight_decay=0.1)", variant="rectified", steps=8),
+    opt("RAdam", "RAdam({params}, lr=1e-2, weight_decay=0.1, decoupled_weight_decay=True)", variant="decoupled",
+        steps=8),
+    opt("ASGD", "ASGD({params}, lr=0.05)", extra=", opt.state_dict()['state'][0]['ax']"),
+    opt("ASGD", "ASGD({params}, lr=0.05, lambd=1e-2, alpha=0.5, t0=2, weight_decay=0.01)", variant="averaging",
+        steps=6, extra=", opt.state_dict()['state'][0]['ax']"),
+    opt("Rprop", "Rprop({params})", steps=8, extra=", opt.state_dict()['state'][0]['step_size']"),
+    opt("Rprop", "Rprop({params}, lr=0.05, etas=(0.3, 1.5), step_sizes=(1e-3, 0.08))", variant="options", steps=8),
+    case(A, "torch.optim.LBFGS", """
+opt = torch.optim.LBFGS(m.parameters(), lr=0.5, max_iter=4)
+
+def closure():
+    opt.zero_grad()
+    loss = ((m(x) - y) ** 2).mean()
+    loss.backward()
+    return loss
+
+loss0 = opt.step(closure).item()
+out = (m.weight.detach(), m.bias.detach(), loss0, closure().item())
+""", DATA, setup="m = nn.Linear(5, 3)", **STEPS),
+    # Three steps of 5 iterations reach the least-squares minimum, where the loss is flat: the
+    # losses agree to 1e-7 relative, the weights only to ~1e-3 (the float32 rounding of the
+    # dot products moves the iterate along the flat directions; measured).  So the losses of
+    # the long run are compared, the weights in the 4-iteration case above.
+    case(A, "torch.optim.LBFGS", """
+opt = torch.optim.LBFGS(m.parameters(), lr=0.5, max_iter=5)
+losses = []
+
+def closure():
+    opt.zero_grad()
+    loss = ((m(x) - y) ** 2).mean()
+    loss.backward()
+    losses.append(loss.item())
+    return loss
+
+for _ in range(3):
+    opt.step(closure)
+out = losses
+""", DATA, variant="converging_losses", setup="m = nn.Linear(5, 3)", **STEPS),
+    case(A, "torch.optim.LBFGS", """
+opt = torch.optim.LBFGS(m.parameters(), lr=1, max_iter=10, history_size=4, line_search_fn='strong_wolfe')
+
+def closure():
+    opt.zero_grad()
+    loss = ((m(x) - y) ** 2).mean() + (m.weight ** 4).sum() * 0.01
+    loss.backward()
+    return loss
+
+for _ in range(2):
+    opt.step(closure)
+out = (m.weight.detach(), m.bias.detach())
+""", DATA, variant="strong_wolfe", setup="m = nn.Linear(5, 3)", rtol=1e-4, atol=1e-5, grad=False,
+         why="20 L-BFGS iterations with line searches: float32 dot products in a different order"),
+    case(A, "torch.optim.Optimizer.step", """
+opt = torch.optim.SGD(m.parameters(), lr=0.1, momentum=0.9)
+
+def closure():
+    opt.zero_grad()
+    loss = ((m(x) - y) ** 2).mean()
+    loss.backward()
+    return loss
+
+losses = [opt.step(closure).item() for _ in range(4)]
+out = (m.weight.detach(), m.bias.detach(), losses)
+""", DATA, variant="closure", setup="m = nn.Linear(5, 3)", **STEPS),
+    sched("LambdaLR", "LambdaLR(opt, lambda e: 0.95 ** e)"),
+    sched("LambdaLR", "LambdaLR(opt, [lambda e: 1 / (e + 1), lambda e: 0.9 ** e])", variant="per_group"),
+    sched("MultiplicativeLR", "MultiplicativeLR(opt, lambda e: 0.9)"),
+    sched("StepLR", "StepLR(opt, step_size=3, gamma=0.5)"),
+    sched("MultiStepLR", "MultiStepLR(opt, milestones=[2, 5, 5, 9], gamma=0.1)"),
+    sched("ConstantLR", "ConstantLR(opt, factor=0.5, total_iters=4)"),
+    sched("LinearLR", "LinearLR(opt, start_factor=0.25, end_factor=1.0, total_iters=6)"),
+    sched("ExponentialLR", "ExponentialLR(opt, gamma=0.9)"),
+    sched("PolynomialLR", "PolynomialLR(opt, total_iters=8, power=2.0)"),
+    sched("CosineAnnealingLR", "CosineAnnealingLR(opt, T_max=4, eta_min=1e-3)", n=14),
+    sched("CosineAnnealingWarmRestarts", "CosineAnnealingWarmRestarts(opt, T_0=3, T_mult=2, eta_min=0.01)", n=16),
+    sched("CosineAnnealingWarmRestarts", "CosineAnnealingWarmRestarts(opt, T_0=4)", variant="fractional_epoch",
+          n=10, arg="i * 0.7"),
+    sched("CyclicLR", "CyclicLR(opt, base_lr=0.01, max_lr=0.1, step_size_up=3)", mom=MOM,
+          optimizer="SGD({groups}, lr=1.0, momentum=0.9)"),
+    sched("CyclicLR", "CyclicLR(opt, base_lr=[0.01, 0.02], max_lr=0.1, step_size_up=2, step_size_down=4, "
+          "mode='triangular2', cycle_momentum=False)", variant="triangular2", n=16),
+    sched("CyclicLR", "CyclicLR(opt, 0.01, 0.1, step_size_up=3, mode='exp_range', gamma=0.9)", variant="exp_range_adam",
+          mom=BETA1, optimizer="Adam({groups}, lr=1.0)"),
+    sched("OneCycleLR", "OneCycleLR(opt, max_lr=0.1, total_steps=12)", mom=MOM,
+          optimizer="SGD({groups}, lr=1.0, momentum=0.9)", n=11),
+    sched("OneCycleLR", "OneCycleLR(opt, max_lr=[0.1, 0.2], epochs=2, steps_per_epoch=5, pct_start=0.4, "
+          "anneal_strategy='linear', three_phase=True)", variant="three_phase_adam", mom=BETA1,
+          optimizer="AdamW({groups}, lr=1.0)", n=9),
+    sched("ReduceLROnPlateau", "ReduceLROnPlateau(opt, patience=1, factor=0.5, cooldown=1, min_lr=0.01)",
+          arg="[3, 2, 2, 2, 1.5, 1.5, 1.5, 1.5, 1, 1, 1, 1][i]"),
+    sched("ReduceLROnPlateau", "ReduceLROnPlateau(opt, mode='max', threshold=0.1, threshold_mode='abs', patience=0)",
+          variant="max_abs", arg="[1, 1.05, 1.2, 1.25, 1.4, 1.3, 1.6, 1.6, 1.6, 1.8, 1.85, 2][i]"),
+    sched("SequentialLR", "SequentialLR(opt, [torch.optim.lr_scheduler.LinearLR(opt, 0.1, total_iters=3), "
+          "torch.optim.lr_scheduler.ExponentialLR(opt, gamma=0.8)], milestones=[4])"),
+    sched("ChainedScheduler", "ChainedScheduler([torch.optim.lr_scheduler.ConstantLR(opt, factor=0.5, total_iters=3), "
+          "torch.optim.lr_scheduler.ExponentialLR(opt, gamma=0.9)])"),
+    case(A, "torch.optim.lr_scheduler.LRScheduler", SUBCLASS.format(base="LRScheduler"), {},
+         setup="m = nn.Linear(5, 3)", **LRS),
+    case(A, "torch.optim.lr_scheduler._LRScheduler", SUBCLASS.format(base="_LRScheduler"), {},
+         setup="m = nn.Linear(5, 3)", **LRS),
+]

@@ -1,0 +1,6 @@
+"""``python -m porter.doctor``: the same as ``jtport doctor``."""
+import sys
+
+from . import main
+
+sys.exit(main())

@@ -1,0 +1,265 @@
+"""The spec file of ``jtport parity SPEC``: which torch model, which converted counterpart,
+which inputs.  TOML, read by both sides (torch side in ``.venv-torch``, Jittor side in
+``.venv``), so it holds names, never code::
+
+    factory = "model:build"             # module:callable returning the model (same name in both trees)
+    torch_root = "src"                  # folder on sys.path for the torch code
+    jittor_root = "src_jittor"          # folder on sys.path for its conversion (jtport convert src -o src_jittor)
+    # jittor_factory = "model:build"    # if the converted factory is named differently
+    # forward = "model:run"             # optional (model, inputs) -> outputs, looked up in each tree
+    # method = "translate"              # optional: call model.translate(*inputs, **forward_kwargs)
+    # factory_args = ["@net:vgg"]       # optional positional arguments of the factory
+    # forward_kwargs = { i = 0 }        # optional keyword arguments of every forward call
+    # shared_random = true              # random draws inside forward come from one seeded
+    #                                   # stream on both sides (randn, rand, init.normal_, ...)
+    seed = 0
+    rtol = 1e-5
+    atol = 1e-6
+
+    [inputs]                            # positional arguments, in order
+    x = [2, 3, 32, 32]                  # a shape: standard normal float32
+    labels = { shape = [2], dist = "randint", low = 0, high = 10 }
+
+    [train]                             # optional: compare parameters after N optimizer steps
+    steps = 2
+    optimizer = { name = "sgd", lr = 0.01, momentum = 0.9 }
+
+    [factory_kwargs]                    # optional keyword arguments of the factory
+    img_size = 32
+    hyperparameters = { style_dim = 16, encoder = { channels = [8, 16] } }
+
+Arguments are TOML values passed as they are, except strings ``"@module:attr"``: that attribute
+of that module, imported from the same tree on each side (``"@net:vgg"`` is torch's ``net.vgg``
+on the torch side and the converted one on the Jittor side); still names, never code.  So a
+spec can build an unmodified upstream class (``examples/upstream/*.toml``).
+
+Relative paths are relative to the spec file's folder (``jtport parity --torch-root/--jittor-root``
+override them).
+"""
+from __future__ import annotations
+
+import importlib
+import math
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+
+class SpecError(ValueError):
+    """The spec file is malformed; the message names the file and the key."""
+
+
+@dataclass
+class Spec:
+    """A parsed spec file."""
+
+    path: Path
+    factory: str
+    torch_root: Path
+    jittor_root: Path
+    jittor_factory: str
+    forward: Optional[str] = None
+    seed: int = 0
+    rtol: float = 1e-5
+    atol: float = 1e-6
+    inputs: Dict[str, Any] = field(default_factory=dict)
+    steps: int = 0
+    optimizer: Optional[Dict[str, Any]] = None
+    method: Optional[str] = None
+    factory_args: List[Any] = field(default_factory=list)
+    factory_kwargs: Dict[str, Any] = field(default_factory=dict)
+    forward_kwargs: Dict[str, Any] = field(default_factory=dict)
+    shared_random: bool = False
+
+    @property
+    def name(self) -> str:
+        """The suite name of this spec's results (the file's stem)."""
+        return self.path.stem
+
+
+_KEYS = {"factory", "torch_root", "jittor_root", "jittor_factory", "forward", "seed", "rtol", "atol",
+         "inputs", "train", "method", "factory_args", "factory_kwargs", "forward_kwargs", "shared_random"}
+
+
+def _require(cond: bool, path: Path, msg: str) -> None:
+    if not cond:
+        raise SpecError(f"{path}: {msg}")
+
+
+def _target(value: Any, path: Path, key: str) -> str:
+    _require(isinstance(value, str) and value.count(":") == 1 and all(value.split(":")),
+             path, f"{key} must be 'module:callable', got {value!r}")
+    return value
+
+
+def load_spec(path) -> Spec:
+    """Read and validate a spec file."""
+    path = Path(path).resolve()
+    if not path.exists():
+        raise SpecError(f"{path}: no such spec file")
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf8"))
+    except (OSError, UnicodeDecodeError) as e:
+        raise SpecError(f"{path}: cannot read the spec file ({e})") from None
+    except tomllib.TOMLDecodeError as e:
+        raise SpecError(f"{path}: not valid TOML ({e})") from None
+    unknown = sorted(set(data) - _KEYS)
+    _require(not unknown, path, f"unknown key(s) {unknown}; known: {sorted(_KEYS)}")
+    for key in ("factory", "torch_root", "jittor_root"):
+        _require(key in data, path, f"missing required key {key!r}")
+    base = path.parent
+    factory = _target(data["factory"], path, "factory")
+    inputs = data.get("inputs", {})
+    _require(isinstance(inputs, dict) and inputs, path, "[inputs] must name at least one input")
+    for name, shape in inputs.items():
+        ok = (isinstance(shape, list) and all(isinstance(s, int) and s >= 0 for s in shape)) or \
+             (isinstance(shape, dict) and isinstance(shape.get("shape"), list))
+        _require(ok, path, f"inputs.{name} must be a list of non-negative ints or a table with 'shape'")
+    train = data.get("train", {})
+    _require(isinstance(train, dict), path, "[train] must be a table")
+    steps = train.get("steps", 0)
+    _require(isinstance(steps, int) and not isinstance(steps, bool) and steps >= 0, path,
+             "train.steps must be a non-negative int")
+    optimizer = train.get("optimizer")
+    _require(not steps or (isinstance(optimizer, dict) and "name" in optimizer), path,
+             "train.optimizer = { name = ..., lr = ... } is required when train.steps > 0")
+    _require(isinstance(data.get("factory_args", []), list), path, "factory_args must be a list")
+    for key in ("factory_kwargs", "forward_kwargs"):
+        _require(isinstance(data.get(key, {}), dict), path, f"[{key}] must be a table")
+    method = data.get("method")
+    _require(method is None or (isinstance(method, str) and method.isidentifier()), path,
+             f"method must be a method name, got {method!r}")
+    _require(not (method and "forward" in data), path, "give either forward or method, not both")
+    _require(isinstance(data.get("shared_random", False), bool), path, "shared_random must be true or false")
+    for key in ("rtol", "atol"):
+        value = data.get(key, 0.0)
+        _require(isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+                 and value >= 0, path, f"{key} must be a finite non-negative number, got {value!r}")
+    return Spec(path=path, factory=factory, torch_root=(base / data["torch_root"]).resolve(),
+                jittor_root=(base / data["jittor_root"]).resolve(),
+                jittor_factory=_target(data.get("jittor_factory", factory), path, "jittor_factory"),
+                forward=_target(data["forward"], path, "forward") if "forward" in data else None,
+                seed=int(data.get("seed", 0)), rtol=float(data.get("rtol", 1e-5)),
+                atol=float(data.get("atol", 1e-6)), inputs=inputs, steps=steps, optimizer=optimizer,
+                method=method, factory_args=list(data.get("factory_args", [])),
+                factory_kwargs=dict(data.get("factory_kwargs", {})),
+                forward_kwargs=dict(data.get("forward_kwargs", {})),
+                shared_random=bool(data.get("shared_random", False)))
+
+
+#: The torch sources a reference is keyed on are hashed: a root holding more Python files than
+#: this is a mistake (``torch_root = "/"`` would hash the whole filesystem).
+MAX_TORCH_FILES = 20000
+
+
+def torch_sources(spec: Spec) -> List[Path]:
+    """The ``.py`` files under the spec's torch root, sorted (what its reference depends on);
+    a SpecError for the filesystem root, the home folder, or more than MAX_TORCH_FILES files."""
+    root = spec.torch_root
+    if root == Path(root.anchor) or root == Path.home():
+        raise SpecError(f"{spec.path}: torch_root is {root}: point it at the project's folder")
+    files = []
+    for f in root.rglob("*.py"):
+        if "__pycache__" in f.parts:
+            continue
+        files.append(f)
+        if len(files) > MAX_TORCH_FILES:
+            raise SpecError(f"{spec.path}: torch_root {root} holds more than {MAX_TORCH_FILES} Python files: "
+                            f"point it at the project's folder")
+    return sorted(files)
+
+
+def with_roots(spec: Spec, torch_root: Optional[Path] = None, jittor_root: Optional[Path] = None) -> Spec:
+    """The spec with its roots replaced (``--torch-root``/``--jittor-root``: a shipped spec run
+    against the user's own clone)."""
+    import dataclasses
+
+    changes = {}
+    if torch_root is not None:
+        changes["torch_root"] = Path(torch_root).resolve()
+    if jittor_root is not None:
+        changes["jittor_root"] = Path(jittor_root).resolve()
+    return dataclasses.replace(spec, **changes)
+
+
+def _argument(value: Any, root: Path) -> Any:
+    """A spec argument: ``"@module:attr"`` resolved in ``root``'s tree, containers recursively."""
+    if isinstance(value, str) and value.startswith("@"):
+        _require(value.count(":") == 1 and all(value[1:].split(":")), Path(str(root)),
+                 f"an argument reference must be '@module:attr', got {value!r}")
+        return resolve(value[1:], root, callable_only=False)
+    if isinstance(value, list):
+        return [_argument(v, root) for v in value]
+    if isinstance(value, dict):
+        return {k: _argument(v, root) for k, v in value.items()}
+    return value
+
+
+def build(spec: Spec, side: str, default_forward: Callable,
+          shared_random: Optional[Callable[[Any], Any]] = None) -> Tuple[Any, Callable]:
+    """The model of one side (``"torch"`` or ``"jittor"``) and its forward ``(model, inputs) ->
+    outputs``.  With ``spec.shared_random``, every forward call runs inside
+    ``shared_random(SeededStream(seed))`` (the side's patcher of its random functions), so each
+    call on either side draws the same numbers."""
+    root, factory = (spec.torch_root, spec.factory) if side == "torch" else (spec.jittor_root, spec.jittor_factory)
+    args = _argument(spec.factory_args, root)
+    kwargs = _argument(spec.factory_kwargs, root)
+    try:
+        model = resolve(factory, root)(*args, **kwargs)
+    except SpecError:
+        raise
+    except Exception as e:
+        raise SpecError(f"{spec.path}: building {factory}(...) on the {side} side failed: "
+                        f"{type(e).__name__}: {e}") from e
+    call_kwargs = _argument(spec.forward_kwargs, root)
+    method = spec.method
+    if method is not None and not callable(getattr(model, method, None)):
+        raise SpecError(f"{spec.path}: {type(model).__name__} has no method {method!r}")
+
+    def call(m: Any, inputs: Dict[str, Any]) -> Any:
+        fn = getattr(m, method) if method else m
+        return fn(*inputs.values(), **call_kwargs)
+
+    forward = resolve(spec.forward, root) if spec.forward else (
+        call if method or call_kwargs else default_forward)
+    if not spec.shared_random:
+        return model, forward
+    if shared_random is None:
+        raise SpecError(f"{spec.path}: shared_random needs the {side} side's random patcher")
+    from porter.parity.common import SeededStream
+
+    def seeded(m: Any, inputs: Dict[str, Any]) -> Any:
+        with shared_random(SeededStream(spec.seed + 7919)):
+            return forward(m, inputs)
+
+    return model, seeded
+
+
+def resolve(target: str, root: Path, callable_only: bool = True) -> Any:
+    """Import ``module:callable`` (any attribute unless ``callable_only``) with ``root`` first
+    on ``sys.path``."""
+    if not root.is_dir():
+        raise SpecError(f"{root} is not a folder")
+    if str(root) not in sys.path:
+        sys.path.insert(0, str(root))
+    module_name, attr = target.split(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as e:
+        raise SpecError(f"cannot import {module_name!r} from {root}: {e}") from e
+    where = Path(getattr(module, "__file__", "") or "").resolve()
+    if root not in where.parents:
+        raise SpecError(f"{module_name!r} was imported from {where}, not from {root} "
+                        f"(a module of that name was already imported)")
+    if not hasattr(module, attr):
+        raise SpecError(f"{module_name}.{attr} is missing")
+    fn = getattr(module, attr)
+    if callable_only and not callable(fn):
+        raise SpecError(f"{module_name}.{attr} is not callable")
+    return fn

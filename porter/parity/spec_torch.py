@@ -1,0 +1,36 @@
+"""Torch side of ``jtport parity SPEC`` (runs in ``.venv-torch``): build the spec's torch model,
+run :func:`.torch_dump.dump`, write ``OUT/reference.npz``.
+
+    python -m porter.parity.spec_torch SPEC --out OUT
+"""
+import argparse
+import sys
+from pathlib import Path
+
+from porter.parity import torch_dump
+from porter.parity.spec import SpecError, build, load_spec, with_roots
+
+
+def main(argv=None) -> None:
+    """Build, run, dump."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("spec", type=Path)
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--torch-root", type=Path)
+    args = ap.parse_args(argv)
+    with torch_dump.cuda_as_cpu():
+        try:
+            spec = with_roots(load_spec(args.spec), torch_root=args.torch_root)
+            torch_dump.deterministic(spec.seed)
+            model, forward = build(spec, "torch", torch_dump.default_forward, torch_dump.shared_random)
+        except SpecError as e:  # the message names the spec and the problem: no traceback
+            sys.exit(f"{e}")
+        args.out.mkdir(parents=True, exist_ok=True)
+        # float64 gradients too: jtport parity judges float32 gradient differences by them
+        torch_dump.dump(args.out / "reference.npz", model, torch_dump.make_inputs(spec.inputs, spec.seed),
+                        forward=forward, seed=spec.seed, steps=spec.steps, optimizer=spec.optimizer,
+                        float64_grads=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,38 @@
+"""``x.device`` / ``x.is_cuda`` in converted code: torch's device object over Jittor's global
+placement (StyleGAN2-ADA's bias_act and upfirdn2d branch on ``x.device.type == 'cuda'``)."""
+import shims
+import jittor as jt
+
+from porter import convert_source
+from shims.runtime import Device
+
+
+def test_device_compares_and_prints_as_torch():
+    assert Device("cuda:1") == Device("cuda", 1) and str(Device("cuda:1")) == "cuda:1"
+    assert repr(Device("cpu")) == "device(type='cpu')"
+    assert repr(Device("cuda", 0)) == "device(type='cuda', index=0)"
+    assert Device("cpu") == "cpu" and Device("cpu") != "cuda" and Device("cuda", 0) != Device("cuda")
+    assert len({Device("cpu"), Device("cpu")}) == 1
+
+
+def test_var_reports_the_global_placement():
+    x = jt.ones(2)
+    assert not jt.flags.use_cuda  # this machine has no GPU: jt.flags.use_cuda stays 0
+    assert x.device.type == "cpu" and x.device == "cpu" and x.device.index is None
+    assert x.is_cuda is False and x.is_cpu is True
+
+
+def test_converted_device_branch_runs():
+    src = (
+        "import torch\n"
+        "def act(x):\n"
+        "    if x.device.type == 'cuda' and x.is_cuda:\n"
+        "        return 'cuda path'\n"
+        "    return str(x.device)\n"
+        "out = act(torch.ones(3))\n"
+    )
+    code = convert_source(src, "bias_act.py").code
+    scope = {}
+    exec(compile(code, "bias_act.py", "exec"), scope)
+    assert scope["out"] == "cpu", code
+    assert shims.runtime.current_device() == "cpu"
