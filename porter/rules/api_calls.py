@@ -87,6 +87,17 @@ def transform_args(entry: ApiEntry, args: List[cst.Arg], then: Optional[list] = 
     return out, notes, None
 
 
+def _split_out(call: cst.Call) -> Tuple[cst.Call, Optional[cst.Arg]]:
+    """``f(a, b, out=c)`` -> (``f(a, b)``, the ``out=c`` argument); (call, None) without one."""
+    out = next((a for a in call.args if a.keyword is not None and a.keyword.value == "out"), None)
+    if out is None:
+        return call, None
+    args = [a for a in call.args if a is not out]
+    if args:
+        args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    return call.with_changes(args=args, lpar=[], rpar=[]), out
+
+
 class ApiCallRule(Rule):
     """Apply the mapping table to torch references, calls and tensor-method calls."""
 
@@ -192,16 +203,25 @@ class ApiCallRule(Rule):
         if entry is None or rest or entry.status != "direct" and entry.status != "shim":
             func = self._convert_reference(original.func, updated.func, qual)
             return updated if func is None else updated.with_changes(func=func)
+        call, out = _split_out(updated) if entry.kind == "function" and "out" not in entry.params else (updated, None)
         then: list = []
-        args = self._args_or_report(original, updated, entry, qual, then)
+        args = self._args_or_report(original, call, entry, qual, then)
         if args is None:
             return updated
         func = self._convert_reference(original.func, updated.func, qual)
-        call = updated.with_changes(func=func or updated.func, args=args)
+        converted = call.with_changes(func=func or updated.func, args=args)
         for method, value in then:  # torch.zeros(3, requires_grad=True) -> jt.zeros(3).requires_grad_(True)
-            call = cst.Call(func=cst.Attribute(value=call.with_changes(lpar=[], rpar=[]), attr=cst.Name(method)),
-                            args=[cst.Arg(value=value)], lpar=call.lpar, rpar=call.rpar)
-        return call
+            converted = cst.Call(func=cst.Attribute(value=converted.with_changes(lpar=[], rpar=[]),
+                                                    attr=cst.Name(method)),
+                                 args=[cst.Arg(value=value)], lpar=converted.lpar, rpar=converted.rpar)
+        if out is None:
+            return converted
+        # torch's out=: Jittor ops return new Vars, so the result is written into the out tensor
+        self.ctx.note(f"{qual}(..., out=...): the result is assigned into the out tensor (shims.out_)")
+        comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+        return cst.Call(func=self.ctx.spell("shims.out_"),
+                        args=[cst.Arg(value=out.value, comma=comma), cst.Arg(value=converted)],
+                        lpar=updated.lpar, rpar=updated.rpar)
 
     def _convert_method_call(self, original: cst.Call, updated: cst.Call, qual: str) -> cst.BaseExpression:
         entry = self.ctx.table.get(qual)

@@ -8,11 +8,45 @@ classes give torch's behaviour on top of ``jittor.Module``.
 from __future__ import annotations
 
 import collections
-from typing import Iterable, Iterator, List, Optional, Tuple
+import itertools
+import threading
+from typing import Dict, Iterable, Iterator, List, Optional, Tuple
 
 import jittor as jt
 
-__all__ = ["Module", "Sequential", "ModuleList", "ModuleDict", "set_tensor_attr"]
+__all__ = ["Module", "Sequential", "ModuleList", "ModuleDict", "set_tensor_attr", "RemovableHandle"]
+
+#: the shims modules whose forward is running in this thread (id -> how many times): a Var one
+#: of them assigns to a new attribute of its own is a plain tensor attribute (torch: ``self.h =
+#: out`` in ``forward``), never a new trainable parameter.  Modules built meanwhile (a layer
+#: created lazily in forward) keep their parameters.
+_FORWARD = threading.local()
+_HOOK_IDS = itertools.count()
+
+
+def _running() -> Dict[int, int]:
+    active = getattr(_FORWARD, "active", None)
+    if active is None:
+        active = _FORWARD.active = {}
+    return active
+
+
+class RemovableHandle:
+    """torch's ``torch.utils.hooks.RemovableHandle``: ``remove()`` (also as a context manager)."""
+
+    def __init__(self, hooks: Dict[int, object]):
+        self._hooks = hooks
+        self.id = next(_HOOK_IDS)
+
+    def remove(self) -> None:
+        """Unregister the hook."""
+        self._hooks.pop(self.id, None)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.remove()
 
 
 def _frozen(value: jt.Var, persistent: bool) -> jt.Var:
@@ -41,7 +75,13 @@ class Module(jt.Module):
     * ``load_state_dict(sd, strict=True)`` raises on missing/unexpected/mis-shaped keys and
       returns ``(missing_keys, unexpected_keys)``.
     * ``set_tensor_attr(name, t)``: a plain tensor attribute (torch: ``self.w = tensor``) that is
-      neither a parameter nor in ``state_dict`` and keeps its gradient graph.
+      neither a parameter nor in ``state_dict`` and keeps its gradient graph; a Var assigned to a
+      new attribute while a forward runs (``self.hidden = h`` in ``forward``) is one too (Jittor
+      would make it a trainable parameter, in ``parameters()`` and ``state_dict()``).
+    * forward hooks with torch's signatures and ``RemovableHandle``s
+      (``register_forward_pre_hook``, ``register_forward_hook``, ``with_kwargs``, ``prepend``);
+    * ``double()``/``float()``/``half()``/``bfloat16()`` cast floating parameters and buffers;
+      ``get_parameter``/``get_buffer``/``get_submodule`` by dotted name.
     """
 
     def __init__(self, *args, **kw):
@@ -55,9 +95,132 @@ class Module(jt.Module):
             raise NotImplementedError(f"{type(self).__name__} defines neither execute nor forward")
         return forward(self, *args, **kw)
 
+    def __call__(self, *args, **kw):
+        """torch's ``Module.__call__``: forward pre-hooks, ``execute``, forward hooks."""
+        d = self.__dict__
+        pre, post = d.get("_shim_pre_hooks"), d.get("_shim_post_hooks")
+        if pre:
+            for hook, with_kwargs in list(pre.values()):
+                if with_kwargs:
+                    res = hook(self, args, kw)
+                    if res is not None:
+                        if not (isinstance(res, tuple) and len(res) == 2):
+                            raise RuntimeError("forward pre-hook must return None or a tuple of (new_args, "
+                                               f"new_kwargs), but got {res}.")
+                        args, kw = res
+                else:
+                    res = hook(self, args)
+                    if res is not None:
+                        args = res if isinstance(res, tuple) else (res,)
+        active = _running()
+        active[id(self)] = active.get(id(self), 0) + 1
+        try:
+            out = self.execute(*args, **kw)
+        finally:
+            active[id(self)] -= 1
+            if not active[id(self)]:
+                del active[id(self)]
+        if post:
+            for hook, with_kwargs in list(post.values()):
+                res = hook(self, args, kw, out) if with_kwargs else hook(self, args, out)
+                if res is not None:
+                    out = res
+        return out
+
+    # -- hooks ---------------------------------------------------------------------------
+    def _add_hook(self, slot: str, hook, with_kwargs: bool, prepend: bool) -> RemovableHandle:
+        hooks = self.__dict__.setdefault(slot, {})
+        handle = RemovableHandle(hooks)
+        hooks[handle.id] = (hook, with_kwargs)
+        if prepend:
+            items = list(hooks.items())
+            hooks.clear()
+            hooks.update([items[-1], *items[:-1]])
+        return handle
+
+    def register_forward_pre_hook(self, hook, *, prepend: bool = False, with_kwargs: bool = False) -> RemovableHandle:
+        """torch's ``register_forward_pre_hook``: ``hook(module, args)`` (or ``hook(module, args,
+        kwargs)`` with ``with_kwargs``) runs before forward and may return new inputs."""
+        return self._add_hook("_shim_pre_hooks", hook, with_kwargs, prepend)
+
+    def register_forward_hook(self, hook, *, prepend: bool = False, with_kwargs: bool = False,
+                              always_call: bool = False) -> RemovableHandle:
+        """torch's ``register_forward_hook``: ``hook(module, args, output)`` (or ``hook(module,
+        args, kwargs, output)``) runs after forward and may return a new output."""
+        return self._add_hook("_shim_post_hooks", hook, with_kwargs, prepend)
+
+    # -- dtype casts ---------------------------------------------------------------------
+    def _cast_floats(self, dtype):
+        for mod in self.modules():
+            for k, v in list(mod.__dict__.items()):
+                if isinstance(v, jt.Var) and str(v.dtype) in ("float16", "float32", "float64", "bfloat16"):
+                    trainable = not v.is_stop_grad()
+                    v.assign(v.cast(dtype))
+                    if trainable:
+                        v.start_grad()
+            attrs = mod.__dict__.get("_shim_tensor_attrs", {})
+            for k, v in list(attrs.items()):
+                if isinstance(v, jt.Var) and str(v.dtype) in ("float16", "float32", "float64", "bfloat16"):
+                    attrs[k] = v.cast(dtype)
+        return self
+
+    def double(self):
+        """torch's ``double()``: floating parameters and buffers to float64 (in place)."""
+        return self._cast_floats(jt.float64)
+
+    def float(self):
+        """torch's ``float()``: floating parameters and buffers to float32 (in place)."""
+        return self._cast_floats(jt.float32)
+
+    def half(self):
+        """torch's ``half()``: floating parameters and buffers to float16 (in place)."""
+        return self._cast_floats(jt.float16)
+
+    def bfloat16(self):
+        """torch's ``bfloat16()``: floating parameters and buffers to bfloat16 (in place)."""
+        return self._cast_floats(jt.bfloat16)
+
+    # -- lookup by name ------------------------------------------------------------------
+    def get_submodule(self, target: str) -> jt.Module:
+        """torch's ``get_submodule('a.b')``."""
+        mod = self
+        for item in (target.split(".") if target else []):
+            sub = mod.__dict__.get(item)
+            if not isinstance(sub, jt.Module):
+                raise AttributeError(f"{type(mod).__name__} has no attribute `{item}`" if sub is None
+                                     else f"`{item}` is not an nn.Module")
+            mod = sub
+        return mod
+
+    def get_parameter(self, target: str) -> jt.Var:
+        """torch's ``get_parameter('a.b.weight')``."""
+        path, _, name = target.rpartition(".")
+        mod = self.get_submodule(path)
+        value = mod.__dict__.get(name)
+        if not isinstance(value, jt.Var):
+            raise AttributeError(f"{type(mod).__name__} has no attribute `{name}`")
+        if name in _buffer_names(mod):
+            raise AttributeError(f"`{name}` is not an nn.Parameter")
+        return value
+
+    def get_buffer(self, target: str) -> jt.Var:
+        """torch's ``get_buffer('a.b.running_mean')``."""
+        path, _, name = target.rpartition(".")
+        mod = self.get_submodule(path)
+        if name not in _buffer_names(mod):
+            raise AttributeError(f"`{name}` is not a buffer")
+        return mod.__dict__[name]
+
     # -- attributes ----------------------------------------------------------------------
     def __setattr__(self, key, value):
         d = self.__dict__
+        if (isinstance(value, jt.Var) and id(self) in _running() and not key.startswith("_")
+                and not isinstance(d.get(key), jt.Var) and key not in _buffer_names(self)):
+            # torch: a tensor assigned in forward is a plain attribute, not a parameter
+            if key in d:
+                object.__delattr__(self, key)
+            d.setdefault("_shim_tensor_attrs", {})[key] = value
+            return
         if key in d.get("_shim_tensor_attrs", {}):
             if isinstance(value, jt.Var) or value is None:
                 d["_shim_tensor_attrs"][key] = value
@@ -207,6 +370,56 @@ class Module(jt.Module):
         """torch's ``load_state_dict``; see :func:`shims.checkpoint.load_state_dict`."""
         from ..checkpoint import load_state_dict
         return load_state_dict(self, state_dict, strict=strict)
+
+
+# -- torch's forward hooks on Jittor's own modules (nn.Linear, nn.Conv2d, ...) -----------------
+# Jittor keeps one pre-hook (``register_pre_forward_hook``, another return convention) and one
+# forward hook per module and returns no handle; torch code hooks ``nn.Conv2d`` layers to read
+# features.  These give every ``jittor.Module`` torch's two methods, with the hooks kept in the
+# same per-instance dicts as shims.nn.Module's, run by Jittor's own hook slots.
+
+def _run_pre_hooks(mod, args, kw=None):
+    kw = {} if kw is None else kw
+    for hook, with_kwargs in list(mod.__dict__.get("_shim_pre_hooks", {}).values()):
+        if with_kwargs:
+            res = hook(mod, args, kw)
+            if res is not None:
+                args, kw = res
+        else:
+            res = hook(mod, args)
+            if res is not None:
+                args = res if isinstance(res, tuple) else (res,)
+    return args, kw
+
+
+def _run_post_hooks(mod, args, *rest):
+    out, kw = rest[0], (rest[1] if len(rest) > 1 else {})
+    for hook, with_kwargs in list(mod.__dict__.get("_shim_post_hooks", {}).values()):
+        res = hook(mod, args, kw, out) if with_kwargs else hook(mod, args, out)
+        if res is not None:
+            out = res
+    return out
+
+
+def _jt_register_forward_pre_hook(self, hook, *, prepend: bool = False, with_kwargs: bool = False):
+    """torch's ``Module.register_forward_pre_hook`` on a Jittor module (returns a handle)."""
+    handle = Module._add_hook(self, "_shim_pre_hooks", hook, with_kwargs, prepend)
+    self.__fhook2__ = _run_pre_hooks
+    self._place_hooker()
+    return handle
+
+
+def _jt_register_forward_hook(self, hook, *, prepend: bool = False, with_kwargs: bool = False,
+                              always_call: bool = False):
+    """torch's ``Module.register_forward_hook`` on a Jittor module (several hooks, a handle)."""
+    handle = Module._add_hook(self, "_shim_post_hooks", hook, with_kwargs, prepend)
+    self.__fhook__ = _run_post_hooks
+    self._place_hooker()
+    return handle
+
+
+jt.Module.register_forward_pre_hook = _jt_register_forward_pre_hook
+jt.Module.register_forward_hook = _jt_register_forward_hook
 
 
 def set_tensor_attr(module: jt.Module, name: str, value: Optional[jt.Var]) -> None:

@@ -5,7 +5,8 @@ Each function reproduces one torch call whose Jittor namesake means something el
 of Jittor ops: no Python loop over elements and no host round-trip, so they stay lazy,
 fuse, and differentiate (first and higher order) like native ops.  One module per area, as
 the mapping table (``porter/mapping/*.toml``) is split: :mod:`.reduce`, :mod:`.linalg`,
-:mod:`.pointwise`, :mod:`.shape`, :mod:`.creation`, :mod:`.functional`, :mod:`.init`; every
+:mod:`.pointwise`, :mod:`.shape`, :mod:`.creation`, :mod:`.functional`, :mod:`.init`,
+:mod:`.tensor_extra`; every
 public name is also ``shims.ops.<name>`` and ``shims.<name>``.
 
 Scalars: Jittor has no 0-d Vars.  Where torch returns a 0-d tensor (a full reduction), these
@@ -19,7 +20,7 @@ import functools as _functools
 
 import jittor as _jt
 
-from . import creation, functional, init, linalg, pointwise, reduce, shape
+from . import creation, functional, init, linalg, pointwise, reduce, shape, tensor_extra
 from .creation import *  # noqa: F401,F403
 from .functional import *  # noqa: F401,F403
 from .init import *  # noqa: F401,F403
@@ -28,9 +29,10 @@ from .pointwise import *  # noqa: F401,F403
 from .pointwise import _INPLACE  # noqa: F401  (the in-place method names, for the table's tests)
 from .reduce import *  # noqa: F401,F403
 from .shape import *  # noqa: F401,F403
+from .tensor_extra import *  # noqa: F401,F403
 
 __all__ = [*reduce.__all__, *linalg.__all__, *pointwise.__all__, *shape.__all__,
-           *creation.__all__, *functional.__all__, *init.__all__]
+           *creation.__all__, *functional.__all__, *init.__all__, *tensor_extra.__all__]
 
 
 def _receiver_fallback(fn):

@@ -9,7 +9,7 @@ from ._common import Dim, _dims
 
 __all__ = ['index_select', 'roll', 'squeeze', 'where', 'nonzero', 't', 'swapaxes', 'movedim', 'narrow', 'flatten',
            'unflatten', 'permute', 'transpose', 'reshape_as', 'scatter', 'scatter_add', 'scatter_', 'scatter_add_',
-           'channels_last', 'contiguous_format', 'preserve_format', 'meshgrid', 'stride', 'is_contiguous']
+           'channels_last', 'contiguous_format', 'preserve_format', 'meshgrid', 'stride']
 
 
 def index_select(input, dim: int, index):
@@ -206,12 +206,3 @@ def stride(input, dim=None):
     strides = tuple(reversed(strides))
     return strides if dim is None else strides[dim]
 
-
-def is_contiguous(input, memory_format=None):
-    """``Tensor.is_contiguous()``: always true for the default (C) layout; a Var has no
-    channels-last layout, so ``memory_format=torch.channels_last`` asks is false unless the
-    layouts coincide (one channel or 1x1 spatial)."""
-    if memory_format is None or "contiguous_format" in str(memory_format):
-        return True
-    shape = [int(n) for n in input.shape]
-    return len(shape) == 4 and (shape[1] == 1 or shape[2] * shape[3] == 1)

@@ -1,7 +1,8 @@
 import shims
 
 def f(x, y):
-    a = x.broadcast_to((3, 3))  # jtport: JT001 torch.Tensor.broadcast_to: not in jtport's mapping table yet (Jittor may lack it or define it differently): port by hand
-    b = y.byte()  # jtport: JT001 torch.Tensor.byte: not in jtport's mapping table yet (Jittor may lack it or define it differently): port by hand
-    c = x.lt_(2)  # jtport: JT001 torch.Tensor.lt_: not in jtport's mapping table yet (Jittor may lack it or define it differently): port by hand
-    return a, b, c, shims.sum(x, 1)
+    a = x.geqrf()  # jtport: JT001 torch.Tensor.geqrf: not in jtport's mapping table yet (Jittor may lack it or define it differently): port by hand
+    b = y.q_scale()  # jtport: JT001 torch.Tensor.q_scale: not in jtport's mapping table yet (Jittor may lack it or define it differently): port by hand
+    c = x.orgqr(y)  # jtport: JT001 torch.Tensor.orgqr: not in jtport's mapping table yet (Jittor may lack it or define it differently): port by hand
+    d = shims.lt_(shims.broadcast_to(x, (3, -1)), 2)  # mapped since issue 17
+    return a, b, c, d, shims.sum(x, 1)
