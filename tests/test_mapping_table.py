@@ -49,8 +49,8 @@ def test_shim_targets_exist_in_shims_sources():
         if e.kind == "method" and owner[:1].isupper():  # shims.<module>.<Class>.<method>
             ok = name in methods.get(owner, ())
         elif mod == "shims":
-            ok = name in ops or f'"{name}":' in src or any(name in v for k, v in defined.items()
-                                                          if k in ("shims.checkpoint", "shims.memory", "shims.grad_mode"))
+            ok = name in ops or f'"{name}":' in src or any(
+                name in v for k, v in defined.items() if k in ("shims.checkpoint", "shims.memory", "shims.grad_mode"))
         else:
             ok = any(name in names for k, names in defined.items() if k == mod or k.startswith(mod + "."))
         if not ok:
