@@ -35,16 +35,23 @@ __all__ = [*reduce.__all__, *linalg.__all__, *pointwise.__all__, *shape.__all__,
            *creation.__all__, *functional.__all__, *init.__all__, *tensor_extra.__all__]
 
 
+# Shims whose name is not the torch method they stand for (``x.type()`` -> ``shims.tensor_type(x)``):
+# the fallback must call the receiver's own method of the torch name.
+_TORCH_METHOD = {"tensor_type": "type", "where_self": "where"}
+
+
 def _receiver_fallback(fn):
     """``fn`` for a Jittor Var first argument; for anything else that has a method of ``fn``'s
     name (a numpy array, a pandas frame, a list, a user's class), that method, called with the
     arguments as written.  The converter rewrites ``a.sum(axis=1)`` into ``shims.sum(a,
     axis=1)`` where it cannot prove ``a`` is no tensor; this keeps such a call what it was."""
 
+    method = _TORCH_METHOD.get(fn.__name__, fn.__name__)
+
     @_functools.wraps(fn)
     def call(*args, **kwargs):
         if args and not isinstance(args[0], _jt.Var):
-            own = getattr(args[0], fn.__name__, None)
+            own = getattr(args[0], method, None)
             if callable(own) and not isinstance(args[0], type):
                 return own(*args[1:], **kwargs)
         return fn(*args, **kwargs)
