@@ -19,11 +19,13 @@ import warnings
 from typing import Optional
 
 import jittor as jt
+import numpy as np
 
 from ..ops import functional as F
 from ..ops.pointwise import clamp
 from .functional import interpolate
-from .module import Module
+from .module import _BUFFERS, Module
+from .norm import _InstanceNorm
 from .pooling import adaptive_max_pool2d
 
 __all__ = [
@@ -38,7 +40,10 @@ __all__ = [
     "ConstantPad3d", "ZeroPad1d", "ZeroPad3d", "ReflectionPad1d", "ReflectionPad3d", "ReplicationPad1d",
     "ReplicationPad3d", "CircularPad1d", "CircularPad2d", "CircularPad3d", "LocalResponseNorm", "Unflatten",
     "PixelUnshuffle", "CosineSimilarity", "PairwiseDistance", "UpsamplingBilinear2d", "Fold", "Unfold",
-    "ParameterList", "ParameterDict",
+    "ParameterList", "ParameterDict", "rms_norm", "RMSNorm", "rrelu", "RReLU", "lp_pool1d", "lp_pool2d", "LPPool1d",
+    "LPPool2d", "conv_transpose1d", "ConvTranspose1d", "channel_shuffle", "ChannelShuffle",
+    "triplet_margin_with_distance_loss", "TripletMarginWithDistanceLoss", "multilabel_margin_loss",
+    "MultiLabelMarginLoss", "upsample_bilinear", "upsample_nearest", "gumbel_softmax", "Buffer", "InstanceNorm3d",
 ]
 
 
@@ -822,3 +827,233 @@ class ParameterDict(Module):
 
     def execute(self, *args, **kw):
         raise RuntimeError("ParameterDict should not be called.")
+
+
+# -- batch 2 ----------------------------------------------------------------------------------
+
+def rms_norm(input, normalized_shape, weight=None, eps: Optional[float] = None):
+    """``F.rms_norm``: ``x / sqrt(mean(x^2 over the last dims) + eps) * weight`` (eps: the dtype's
+    machine epsilon by default, as torch)."""
+    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    dims = tuple(range(input.ndim - len(shape), input.ndim))
+    if eps is None:
+        eps = float(np.finfo(str(input.dtype) if str(input.dtype) != "bfloat16" else "float32").eps)
+    y = input / ((input * input).mean(dims, keepdims=True) + eps).sqrt()
+    return y if weight is None else y * weight
+
+
+class RMSNorm(Module):
+    """``torch.nn.RMSNorm(normalized_shape, eps=None, elementwise_affine=True)``."""
+
+    def __init__(self, normalized_shape, eps: Optional[float] = None, elementwise_affine: bool = True,
+                 device=None, dtype=None):
+        super().__init__()
+        self.normalized_shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+        self.eps, self.elementwise_affine = eps, elementwise_affine
+        self.weight = jt.ones(self.normalized_shape) if elementwise_affine else None
+
+    def execute(self, input):
+        return rms_norm(input, self.normalized_shape, self.weight, self.eps)
+
+
+def rrelu(input, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False, inplace: bool = False):
+    """``F.rrelu``: slope ``(lower + upper) / 2`` for negatives in eval; a uniform random slope per
+    element in training (Jittor's draws)."""
+    if training:
+        a = jt.rand(tuple(input.shape)) * (upper - lower) + lower
+    else:
+        a = (lower + upper) / 2
+    return jt.ternary(input >= 0, input, input * a)
+
+
+class RReLU(Module):
+    """``torch.nn.RReLU(lower=1/8, upper=1/3, inplace=False)``."""
+
+    def __init__(self, lower: float = 1.0 / 8, upper: float = 1.0 / 3, inplace: bool = False):
+        super().__init__()
+        self.lower, self.upper, self.inplace = lower, upper, inplace
+
+    def execute(self, input):
+        return rrelu(input, self.lower, self.upper, self.is_training())
+
+
+def _lp(pooled_avg, kernel_elems: int, norm_type: float):
+    """torch's ``(sign(avg) * relu(|avg|) * kernel_elems) ** (1/p)`` (= ``(avg * k) ** (1/p)``)."""
+    return (pooled_avg * kernel_elems) ** (1.0 / norm_type)
+
+
+def lp_pool1d(input, norm_type: float, kernel_size, stride=None, ceil_mode: bool = False):
+    """``F.lp_pool1d``: ``(sum over the window of x^p)^(1/p)``."""
+    k = kernel_size[0] if isinstance(kernel_size, (tuple, list)) else kernel_size
+    avg = F.avg_pool1d(input ** norm_type, k, stride, 0, ceil_mode)
+    return _lp(avg, k, norm_type)
+
+
+def lp_pool2d(input, norm_type: float, kernel_size, stride=None, ceil_mode: bool = False):
+    """``F.lp_pool2d``."""
+    from .pooling import avg_pool2d
+    kh, kw = (kernel_size, kernel_size) if isinstance(kernel_size, int) else tuple(kernel_size)
+    avg = avg_pool2d(input ** norm_type, (kh, kw), stride, 0, ceil_mode)
+    return _lp(avg, kh * kw, norm_type)
+
+
+class LPPool1d(Module):
+    """``torch.nn.LPPool1d(norm_type, kernel_size, stride=None, ceil_mode=False)``."""
+
+    def __init__(self, norm_type: float, kernel_size, stride=None, ceil_mode: bool = False):
+        super().__init__()
+        self.norm_type, self.kernel_size, self.stride, self.ceil_mode = norm_type, kernel_size, stride, ceil_mode
+
+    def execute(self, input):
+        return lp_pool1d(input, self.norm_type, self.kernel_size, self.stride, self.ceil_mode)
+
+
+class LPPool2d(LPPool1d):
+    """``torch.nn.LPPool2d(norm_type, kernel_size, stride=None, ceil_mode=False)``."""
+
+    def execute(self, input):
+        return lp_pool2d(input, self.norm_type, self.kernel_size, self.stride, self.ceil_mode)
+
+
+def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups: int = 1, dilation=1):
+    """``F.conv_transpose1d`` via the torch-exact 2-d transposed convolution on a height-1 map."""
+    from .conv import conv_transpose2d
+    one = lambda v: v[0] if isinstance(v, (tuple, list)) else v  # noqa: E731
+    y = conv_transpose2d(input.unsqueeze(-2), weight.unsqueeze(-2), bias, (1, one(stride)), (0, one(padding)),
+                         (0, one(output_padding)), groups, (1, one(dilation)))
+    return y.squeeze(-2)
+
+
+class ConvTranspose1d(Module):
+    """``torch.nn.ConvTranspose1d(in_channels, out_channels, kernel_size, stride=1, padding=0,
+    output_padding=0, groups=1, bias=True, dilation=1)``: ``weight`` (in, out/groups, k)."""
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0, output_padding=0,
+                 groups: int = 1, bias: bool = True, dilation=1, padding_mode: str = "zeros", device=None, dtype=None):
+        super().__init__()
+        one = lambda v: v[0] if isinstance(v, (tuple, list)) else v  # noqa: E731
+        self.in_channels, self.out_channels, self.kernel_size = in_channels, out_channels, one(kernel_size)
+        self.stride, self.padding, self.output_padding = one(stride), one(padding), one(output_padding)
+        self.groups, self.dilation = groups, one(dilation)
+        k = 1.0 / math.sqrt((out_channels // groups) * self.kernel_size)
+        self.weight = jt.init.uniform((in_channels, out_channels // groups, self.kernel_size), "float32", -k, k)
+        self.bias = jt.init.uniform((out_channels,), "float32", -k, k) if bias else None
+
+    def execute(self, input):
+        return conv_transpose1d(input, self.weight, self.bias, self.stride, self.padding, self.output_padding,
+                                self.groups, self.dilation)
+
+
+def channel_shuffle(input, groups: int):
+    """``F.channel_shuffle``: (N, g*c, ...) -> channels interleaved across the ``g`` groups."""
+    n, c = int(input.shape[0]), int(input.shape[1])
+    rest = tuple(input.shape[2:])
+    return input.reshape((n, groups, c // groups) + rest).transpose(1, 2).reshape((n, c) + rest)
+
+
+class ChannelShuffle(Module):
+    """``torch.nn.ChannelShuffle(groups)``."""
+
+    def __init__(self, groups: int):
+        super().__init__()
+        self.groups = groups
+
+    def execute(self, input):
+        return channel_shuffle(input, self.groups)
+
+
+def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None, margin: float = 1.0,
+                                      swap: bool = False, reduction: str = "mean"):
+    """``F.triplet_margin_with_distance_loss`` (default distance: ``pairwise_distance``)."""
+    dist = distance_function if distance_function is not None else F.pairwise_distance
+    d_ap = dist(anchor, positive)
+    d_an = dist(anchor, negative)
+    if swap:
+        d_an = jt.minimum(d_an, dist(positive, negative))
+    return _reduce(jt.maximum(margin + d_ap - d_an, 0.0), reduction)
+
+
+class TripletMarginWithDistanceLoss(_Loss):
+    """``torch.nn.TripletMarginWithDistanceLoss(*, distance_function=None, margin=1.0, swap=False,
+    reduction='mean')``."""
+
+    def __init__(self, *, distance_function=None, margin: float = 1.0, swap: bool = False, reduction: str = "mean"):
+        super().__init__(reduction=reduction)
+        self.distance_function, self.margin, self.swap = distance_function, margin, swap
+
+    def execute(self, anchor, positive, negative):
+        return triplet_margin_with_distance_loss(anchor, positive, negative, distance_function=self.distance_function,
+                                                 margin=self.margin, swap=self.swap, reduction=self.reduction)
+
+
+def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction: str = "mean"):
+    """``F.multilabel_margin_loss``: target rows hold class indices, ended by the first -1."""
+    x = input if input.ndim == 2 else input.unsqueeze(0)
+    t = target if target.ndim == 2 else target.unsqueeze(0)
+    n, c = int(x.shape[0]), int(x.shape[1])
+    tn = t.numpy()
+    valid = np.zeros((n, c), bool)
+    is_target = np.zeros((n, c), bool)
+    for i in range(n):
+        for j in range(c):
+            if tn[i, j] < 0:
+                break
+            valid[i, j] = True
+            is_target[i, tn[i, j]] = True
+    safe_t = jt.array(np.where(valid, tn, 0).astype(np.int32))
+    x_t = x.gather(1, safe_t)  # (n, c): x[target_j]
+    margins = jt.maximum(1 - x_t.unsqueeze(2) + x.unsqueeze(1), 0.0)  # (n, j, k)
+    mask = jt.array((valid[:, :, None] & ~is_target[:, None, :]).astype(np.float32)).cast(x.dtype)
+    loss = (margins * mask).sum((1, 2)) / c
+    if input.ndim == 1:
+        loss = loss.reshape(1)
+    return _reduce(loss, _legacy_reduction(size_average, reduce, reduction))
+
+
+class MultiLabelMarginLoss(_Loss):
+    """``torch.nn.MultiLabelMarginLoss``."""
+
+    def execute(self, input, target):
+        return multilabel_margin_loss(input, target, reduction=self.reduction)
+
+
+def upsample_bilinear(input, size=None, scale_factor=None):
+    """``F.upsample_bilinear`` (deprecated): bilinear with ``align_corners=True``."""
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
+
+
+def upsample_nearest(input, size=None, scale_factor=None):
+    """``F.upsample_nearest`` (deprecated): nearest."""
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+def gumbel_softmax(logits, tau: float = 1, hard: bool = False, eps: float = 1e-10, dim: int = -1):
+    """``F.gumbel_softmax``: softmax of ``(logits + Gumbel noise) / tau`` (Jittor's draws);
+    ``hard``: the one-hot argmax in the forward pass, the soft gradient (straight-through)."""
+    u = jt.rand(tuple(logits.shape))
+    gumbels = -(-(u + 1e-20).log()).log()  # -log(Exp(1)) draws
+    y = F.softmax((logits + gumbels) / tau, dim)
+    if not hard:
+        return y
+    idx = y.argmax(dim)[0] if isinstance(y.argmax(dim), tuple) else y.argmax(dim)
+    n = int(y.shape[dim])
+    onehot = (idx.unsqueeze(dim) == jt.arange(n).reshape([n if i == dim % y.ndim else 1 for i in range(y.ndim)]))
+    y_hard = onehot.cast(y.dtype)
+    return y_hard - y.stop_grad() + y
+
+
+class InstanceNorm3d(_InstanceNorm):
+    """``torch.nn.InstanceNorm3d``: (N, C, D, H, W) or unbatched (C, D, H, W)."""
+    _ndim = 5
+
+
+class Buffer:
+    """``torch.nn.Buffer(data, persistent=True)``: assigned to a ``shims.nn.Module`` attribute it
+    registers a buffer (``self.x = nn.Buffer(t)`` is ``self.register_buffer('x', t)``)."""
+
+    def __new__(cls, data=None, *, persistent: bool = True):
+        v = jt.zeros(0) if data is None else data
+        v = v.detach()
+        v.stop_grad()
+        _BUFFERS[id(v)] = (v, persistent)  # read (and dropped) by shims.nn.Module.__setattr__
+        return v

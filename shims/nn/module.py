@@ -22,6 +22,8 @@ __all__ = ["Module", "Sequential", "ModuleList", "ModuleDict", "set_tensor_attr"
 #: created lazily in forward) keep their parameters.
 _FORWARD = threading.local()
 _HOOK_IDS = itertools.count()
+#: Vars made by ``shims.nn.Buffer(t, persistent)``: id -> (Var, persistent) until assigned
+_BUFFERS: Dict[int, tuple] = {}
 
 
 def _running() -> Dict[int, int]:
@@ -214,6 +216,10 @@ class Module(jt.Module):
     # -- attributes ----------------------------------------------------------------------
     def __setattr__(self, key, value):
         d = self.__dict__
+        marked = _BUFFERS.pop(id(value), None) if isinstance(value, jt.Var) else None
+        if marked is not None and marked[0] is value:  # self.x = nn.Buffer(t): torch registers a buffer
+            self.register_buffer(key, value, persistent=marked[1])
+            return
         if (isinstance(value, jt.Var) and id(self) in _running() and not key.startswith("_")
                 and not isinstance(d.get(key), jt.Var) and key not in _buffer_names(self)):
             # torch: a tensor assigned in forward is a plain attribute, not a parameter

@@ -1121,3 +1121,476 @@ def detach_(input):
     """``Tensor.detach_``: cut from the graph in place."""
     return input.assign(input.detach())
 
+
+# -- batch 2: constants, windows, dtype promotion, scatter-like ops ----------------------------
+
+pi = math.pi
+e = math.e
+inf = math.inf
+nan = math.nan
+newaxis = None
+
+
+def _dname(d) -> str:
+    """A dtype's name: ``jt.float32`` is a function, ``Var.dtype`` prints as its name."""
+    name = getattr(d, "__name__", None)
+    return name if name in _DTYPE_NAMES else str(d)
+
+
+def _promote(a: str, b: str) -> str:
+    a, b = _dname(a), _dname(b)
+    cat = {"bool": 0}
+    for d in ("uint8", "int8", "int16", "int32", "int64", "uint16", "uint32", "uint64"):
+        cat[d] = 1
+    for d in ("float16", "bfloat16", "float32", "float64"):
+        cat[d] = 2
+    if cat[a] != cat[b]:
+        return a if cat[a] > cat[b] else b
+    if cat[a] == 2:
+        if {a, b} == {"float16", "bfloat16"}:
+            return "float32"
+        order = ["float16", "bfloat16", "float32", "float64"]
+        return max(a, b, key=order.index)
+    return str(np.promote_types(a, b))
+
+
+def promote_types(type1, type2):
+    """``torch.promote_types``: torch's category rule (a float type wins over any integer type:
+    int64 with float16 is float16, numpy would say float64)."""
+    return getattr(jt, _promote(type1, type2))
+
+
+def result_type(tensor1, tensor2):
+    """``torch.result_type`` of two tensors or a tensor and a Python number: a number of a higher
+    category (bool < int < float) than the tensor gives that category's default dtype (float32,
+    int64), otherwise the tensor keeps its dtype; two tensors promote as ``promote_types``."""
+    def cat(d: str) -> int:
+        return 0 if d == "bool" else (2 if d.startswith(("float", "bfloat")) else 1)
+
+    def scalar_dtype(v) -> str:
+        return "bool" if isinstance(v, bool) else ("int64" if isinstance(v, int) else "float32")
+
+    a_t, b_t = isinstance(tensor1, jt.Var), isinstance(tensor2, jt.Var)
+    if a_t and b_t:
+        return getattr(jt, _promote(tensor1.dtype, tensor2.dtype))
+    if not a_t and not b_t:
+        return getattr(jt, _promote(scalar_dtype(tensor1), scalar_dtype(tensor2)))
+    t, v = (tensor1, tensor2) if a_t else (tensor2, tensor1)
+    td, sd = _dname(t.dtype), scalar_dtype(v)
+    return getattr(jt, sd if cat(sd) > cat(td) else td)
+
+
+def can_cast(from_, to) -> bool:
+    """``torch.can_cast``: no cast to a lower category (float to int, int to bool)."""
+    rank = lambda d: 0 if d == "bool" else (2 if d.startswith(("float", "bfloat")) else 1)  # noqa: E731
+    return rank(_dname(from_)) <= rank(_dname(to))
+
+
+def _window(values: np.ndarray, dtype, requires_grad: bool):
+    return _grad(jt.array(values.astype(np.float64)).cast(dtype or "float32"), requires_grad)
+
+
+def _win_n(window_length: int, periodic: bool) -> int:
+    return window_length + 1 if periodic else window_length
+
+
+def hann_window(window_length: int, periodic: bool = True, *, dtype=None, layout=None, device=None,
+                requires_grad: bool = False):
+    """``torch.hann_window`` (periodic by default)."""
+    if window_length == 1:
+        return _window(np.ones(1), dtype, requires_grad)
+    n = _win_n(window_length, periodic)
+    w = 0.5 - 0.5 * np.cos(2 * np.pi * np.arange(n) / (n - 1))
+    return _window(w[:window_length], dtype, requires_grad)
+
+
+def hamming_window(window_length: int, periodic: bool = True, alpha: float = 0.54, beta: float = 0.46, *,
+                   dtype=None, layout=None, device=None, requires_grad: bool = False):
+    """``torch.hamming_window``."""
+    if window_length == 1:
+        return _window(np.ones(1), dtype, requires_grad)
+    n = _win_n(window_length, periodic)
+    w = alpha - beta * np.cos(2 * np.pi * np.arange(n) / (n - 1))
+    return _window(w[:window_length], dtype, requires_grad)
+
+
+def blackman_window(window_length: int, periodic: bool = True, *, dtype=None, layout=None, device=None,
+                    requires_grad: bool = False):
+    """``torch.blackman_window``."""
+    if window_length == 1:
+        return _window(np.ones(1), dtype, requires_grad)
+    n = _win_n(window_length, periodic)
+    k = np.arange(n)
+    w = 0.42 - 0.5 * np.cos(2 * np.pi * k / (n - 1)) + 0.08 * np.cos(4 * np.pi * k / (n - 1))
+    return _window(w[:window_length], dtype, requires_grad)
+
+
+def bartlett_window(window_length: int, periodic: bool = True, *, dtype=None, layout=None, device=None,
+                    requires_grad: bool = False):
+    """``torch.bartlett_window``."""
+    if window_length == 1:
+        return _window(np.ones(1), dtype, requires_grad)
+    n = _win_n(window_length, periodic)
+    k = np.arange(n)
+    w = 1 - np.abs(2 * k / (n - 1) - 1)
+    return _window(w[:window_length], dtype, requires_grad)
+
+
+def kaiser_window(window_length: int, periodic: bool = True, beta: float = 12.0, *, dtype=None, layout=None,
+                  device=None, requires_grad: bool = False):
+    """``torch.kaiser_window``."""
+    if window_length == 1:
+        return _window(np.ones(1), dtype, requires_grad)
+    n = _win_n(window_length, periodic)
+    w = np.kaiser(n, beta)
+    return _window(w[:window_length], dtype, requires_grad)
+
+
+def unravel_index(indices, shape):
+    """``torch.unravel_index``: a tuple of coordinate tensors."""
+    shape = _size((shape,))
+    idx = indices if isinstance(indices, jt.Var) else jt.array(np.asarray(indices))
+    out = []
+    for s in reversed(shape):
+        out.append(idx % s)
+        idx = (idx - out[-1]) // s
+    return tuple(reversed(out))
+
+
+def combinations(input, r: int = 2, with_replacement: bool = False):
+    """``torch.combinations`` of a 1-D tensor (index tuples built on the host)."""
+    import itertools
+    n = int(input.shape[0])
+    it = itertools.combinations_with_replacement(range(n), r) if with_replacement else itertools.combinations(range(n), r)
+    idx = np.array(list(it), np.int32).reshape(-1, r)
+    if idx.size == 0:
+        return jt.zeros((0, r), dtype=input.dtype)
+    return jt.stack([input[jt.array(idx[:, j])] for j in range(r)], 1)
+
+
+def chain_matmul(*matrices, out=None):
+    """``torch.chain_matmul`` (``linalg.multi_dot``)."""
+    ms = matrices[0] if len(matrices) == 1 and isinstance(matrices[0], (list, tuple)) else matrices
+    y = ms[0]
+    for mat in ms[1:]:
+        y = jt.matmul(y, mat)
+    return y
+
+
+def matrix_power(input, n: int):
+    """``torch.matrix_power`` / ``linalg.matrix_power`` for n >= 0 (squaring)."""
+    if n < 0:
+        input, n = jt.linalg.inv(input), -n
+    eye = jt.array(np.eye(int(input.shape[-1]), dtype=np.float32)).cast(input.dtype)
+    result = eye.broadcast(tuple(input.shape)) if input.ndim > 2 else eye
+    base = input
+    while n:
+        if n & 1:
+            result = jt.matmul(result, base)
+        n >>= 1
+        if n:
+            base = jt.matmul(base, base)
+    return result
+
+
+def isin(elements, test_elements, *, assume_unique: bool = False, invert: bool = False):
+    """``torch.isin``."""
+    e = elements if isinstance(elements, jt.Var) else jt.array(np.asarray(elements))
+    t = test_elements if isinstance(test_elements, jt.Var) else jt.array(np.asarray(test_elements))
+    hit = (e.reshape(-1, 1) == t.reshape(1, -1)).any(1).reshape(tuple(e.shape))
+    return hit.logical_not() if invert else hit
+
+
+def isreal(input):
+    """``torch.isreal``: every element of a real tensor is real (all True)."""
+    return jt.ones(tuple(input.shape), dtype="bool")
+
+
+def nanmedian(input, dim=None, keepdim: bool = False):
+    """``torch.nanmedian``: the lower median of the non-NaN values (NaN only if all are NaN);
+    with ``dim``, ``(values, indices)``."""
+    nanmask = input.isnan()
+    big = jt.ternary(nanmask, jt.full_like(input, float("inf")), input)
+    if dim is None:
+        flat = big.reshape(-1)
+        valid = int(nanmask.logical_not().sum().item())
+        if valid == 0:
+            return jt.array([float("nan")]).cast(input.dtype)
+        _, val = flat.argsort(0)
+        k = (valid - 1) // 2
+        return val[k:k + 1]
+    d = dim % input.ndim
+    idx, val = big.argsort(d)
+    valid = nanmask.logical_not().cast("int32").sum(d, keepdims=True)
+    k = jt.maximum((valid - 1) // 2, 0)
+    v = val.gather(d, k)
+    i = idx.gather(d, k)
+    allnan = valid == 0
+    v = jt.ternary(allnan, jt.full_like(v, float("nan")), v)
+    if not keepdim and v.ndim > 1:
+        v, i = v.squeeze(d), i.squeeze(d)
+    return _ValuesIndices((v, i))
+
+
+def pdist(input, p: float = 2.0):
+    """``torch.pdist``: the p-norm distances of the row pairs i < j, in row-major order."""
+    n = int(input.shape[0])
+    ii, jj = np.triu_indices(n, 1)
+    if ii.size == 0:
+        return jt.zeros((0,), dtype=input.dtype)
+    diff_ = input[jt.array(ii.astype(np.int32))] - input[jt.array(jj.astype(np.int32))]
+    if p == 2:
+        return (diff_ * diff_).sum(1).sqrt()
+    if p == float("inf"):
+        return diff_.abs().max(1)
+    if p == 0:
+        return (diff_ != 0).cast(input.dtype).sum(1)
+    return (diff_.abs() ** p).sum(1) ** (1.0 / p)
+
+
+def bitwise_left_shift(input, other):
+    """``torch.bitwise_left_shift`` of integers: ``input * 2 ** other``."""
+    sh = other if isinstance(other, jt.Var) else jt.array(np.asarray(other, np.int64)).cast(input.dtype)
+    return input * (jt.ones_like(sh) * 2) ** sh.cast(input.dtype)
+
+
+def bitwise_right_shift(input, other):
+    """``torch.bitwise_right_shift`` of integers (arithmetic: rounds toward minus infinity)."""
+    sh = other if isinstance(other, jt.Var) else jt.array(np.asarray(other, np.int64)).cast(input.dtype)
+    div = (jt.ones_like(sh) * 2) ** sh.cast(input.dtype)
+    # Jittor's integer // truncates toward zero; a right shift floors (exact in float64 for int32)
+    return (input.float64() / div.float64()).floor().cast(input.dtype)
+
+
+def split_with_sizes(input, split_sizes, dim: int = 0):
+    """``Tensor.split_with_sizes``."""
+    d = dim % input.ndim
+    out, start = [], 0
+    for n in split_sizes:
+        out.append(input[(slice(None),) * d + (slice(start, start + int(n)),)])
+        start += int(n)
+    return tuple(out)
+
+
+def unsafe_split(input, split_size, dim: int = 0):
+    """``torch.unsafe_split`` (= ``split``)."""
+    if isinstance(split_size, (list, tuple)):
+        return split_with_sizes(input, split_size, dim)
+    d = dim % input.ndim
+    n = int(input.shape[d])
+    return split_with_sizes(input, [min(split_size, n - i) for i in range(0, n, split_size)], d)
+
+
+def unsafe_chunk(input, chunks: int, dim: int = 0):
+    """``torch.unsafe_chunk`` (= ``chunk``)."""
+    d = dim % input.ndim
+    n = int(input.shape[d])
+    size = -(-n // chunks)
+    return unsafe_split(input, size, d)
+
+
+def select_scatter(input, src, dim: int, index: int):
+    """``torch.select_scatter``: ``input`` with slice ``index`` of ``dim`` replaced by ``src``."""
+    d = dim % input.ndim
+    n = int(input.shape[d])
+    i = index % n
+    shape = [1] * input.ndim
+    shape[d] = n
+    hit = jt.array((np.arange(n) == i).reshape(shape))
+    return jt.ternary(hit.broadcast(tuple(input.shape)), src.unsqueeze(d).broadcast(tuple(input.shape)), input)
+
+
+def slice_scatter(input, src, dim: int = 0, start=None, end=None, step: int = 1):
+    """``torch.slice_scatter``: ``input`` with ``input[start:end:step]`` along ``dim`` replaced by ``src``."""
+    d = dim % input.ndim
+    n = int(input.shape[d])
+    pos = np.arange(n)[slice(start, end, step)]
+    onehot = np.zeros((len(pos), n), np.float32)
+    onehot[np.arange(len(pos)), pos] = 1
+    hit = onehot.sum(0) > 0
+
+    def f(x, s):
+        put = jt.matmul(jt.array(onehot.T).cast(x.dtype), s.reshape(len(pos), -1)).reshape(tuple(x.shape))
+        mask = jt.array(hit.reshape((n,) + (1,) * (x.ndim - 1))).broadcast(tuple(x.shape))
+        return jt.ternary(mask, put, x)
+    return _along(f, input, d, src)
+
+
+def diagonal_scatter(input, src, offset: int = 0, dim1: int = 0, dim2: int = 1):
+    """``torch.diagonal_scatter``: ``input`` with the diagonal (``offset``, ``dim1``, ``dim2``)
+    replaced by ``src`` (whose last dim runs along the diagonal)."""
+    from .shape import movedim
+    d1, d2 = dim1 % input.ndim, dim2 % input.ndim
+    x = movedim(input, (d1, d2), (-2, -1))
+    r, c = int(x.shape[-2]), int(x.shape[-1])
+    mask = np.eye(r, c, offset, dtype=bool)
+    rows, cols = np.nonzero(mask)
+    place = np.zeros((len(rows), r, c), np.float32)
+    place[np.arange(len(rows)), rows, cols] = 1
+    put = (src.unsqueeze(-1).unsqueeze(-1) * jt.array(place).cast(x.dtype)).sum(src.ndim - 1)
+    y = jt.ternary(jt.array(mask).broadcast(tuple(x.shape)), put, x)
+    return movedim(y, (-2, -1), (d1, d2))
+
+
+def masked_scatter(input, mask, source):
+    """``Tensor.masked_scatter``: the True positions of ``mask`` (broadcast), in row-major order,
+    take consecutive elements of ``source``."""
+    x, m = broadcast_tensors(input, mask)
+    flat_m = m.reshape(-1).cast("int32")
+    pos = (flat_m.cumsum(0) - 1)
+    pos = jt.maximum(pos, 0)
+    taken = source.reshape(-1)[pos]
+    return jt.ternary(m.reshape(-1).bool(), taken, x.reshape(-1)).reshape(tuple(x.shape))
+
+
+def index_put(input, indices, values, accumulate: bool = False):
+    """``torch.index_put``: ``input[indices] = values`` (``accumulate``: repeated indices add up)."""
+    idx = tuple(indices)
+    if not accumulate:
+        y = input.clone()
+        y[idx] = values if isinstance(values, jt.Var) else jt.array(values).cast(input.dtype)
+        return y
+    shape = tuple(int(s) for s in input.shape)
+    full = [i if isinstance(i, jt.Var) else jt.array(np.asarray(i)) for i in idx]
+    full = list(broadcast_tensors(*full))
+    lin = jt.zeros(tuple(full[0].shape), dtype="int32")
+    for k, i in enumerate(full):
+        lin = lin * shape[k] + (i % shape[k]).cast("int32")
+    rest = shape[len(full):]
+    flat = input.reshape((-1,) + rest)
+    v = values if isinstance(values, jt.Var) else jt.array(values).cast(input.dtype)
+    v = broadcast_to(v, tuple(lin.shape) + rest).reshape((-1,) + rest)
+    return index_add(flat, 0, lin.reshape(-1), v).reshape(shape)
+
+
+def put(input, index, source, accumulate: bool = False):
+    """``Tensor.put``: the flattened input at ``index`` set to (``accumulate``: added) ``source``."""
+    flat = input.reshape(-1)
+    n = int(flat.shape[0])
+    idx = index.reshape(-1)
+    idx = jt.ternary(idx < 0, idx + n, idx)
+    src = source.reshape(-1)
+    y = index_add(flat, 0, idx, src) if accumulate else index_copy(flat, 0, idx, src)
+    return y.reshape(tuple(input.shape))
+
+
+def addr(input, vec1, vec2, *, beta=1, alpha=1):
+    """``torch.addr``: ``beta * input + alpha * outer(vec1, vec2)``."""
+    o = vec1.reshape(-1, 1) * vec2.reshape(1, -1)
+    return (input if beta == 1 else input * beta) + (o if alpha == 1 else o * alpha)
+
+
+def feature_dropout(input, p: float, train: bool):
+    """``torch.feature_dropout``: whole ``input[n, c]`` slices."""
+    from ..nn.dropouts import _dropout
+    return _dropout(input, p, train, True, False)
+
+
+def detach(input):
+    """``torch.detach``."""
+    return input.detach()
+
+
+def digamma(input):
+    """``torch.digamma`` (Jittor's ``digamma`` is a Function class: ``jt.digamma()(x)``)."""
+    return jt.digamma()(input)
+
+
+def lgamma(input):
+    """``torch.lgamma`` (Jittor's ``lgamma`` is a Function class)."""
+    return jt.lgamma()(input)
+
+
+def exponential_(input, lambd: float = 1.0, *, generator=None):
+    """``Tensor.exponential_``: exponential draws with rate ``lambd``."""
+    u = jt.rand(tuple(input.shape))
+    return input.assign((-(1.0 - u).log() / lambd).cast(input.dtype))
+
+
+def cauchy_(input, median: float = 0.0, sigma: float = 1.0, *, generator=None):
+    """``Tensor.cauchy_``: Cauchy draws."""
+    u = jt.rand(tuple(input.shape))
+    return input.assign((median + sigma * (math.pi * (u - 0.5)).tan()).cast(input.dtype))
+
+
+def log_normal_(input, mean: float = 1.0, std: float = 2.0, *, generator=None):
+    """``Tensor.log_normal_``: ``exp(N(mean, std))`` draws."""
+    return input.assign((jt.randn(tuple(input.shape)) * std + mean).exp().cast(input.dtype))
+
+
+def geometric_(input, p: float, *, generator=None):
+    """``Tensor.geometric_``: the number of Bernoulli(p) trials to the first success (>= 1)."""
+    u = jt.rand(tuple(input.shape))
+    return input.assign(((1.0 - u).log() / math.log(1.0 - p)).ceil().cast(input.dtype))
+
+
+def multinomial(input, num_samples: int, replacement: bool = False, *, generator=None):
+    """``torch.multinomial`` (drawn on the host from Jittor's seeded generator; int64 indices)."""
+    probs = input.numpy().astype(np.float64)
+    rows = probs.reshape(-1, probs.shape[-1])
+    seed = int(jt.randint(0, 2 ** 31 - 1, (1,)).item())
+    rng = np.random.default_rng(seed)
+    out = []
+    for row in rows:
+        q = row / row.sum()
+        if replacement:
+            out.append(rng.choice(len(q), num_samples, replace=True, p=q))
+        else:
+            if num_samples > np.count_nonzero(q):
+                raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
+            out.append(rng.choice(len(q), num_samples, replace=False, p=q))
+    res = np.stack(out).astype(np.int64)
+    return jt.array(res.reshape(probs.shape[:-1] + (num_samples,)))
+
+
+def new(input, *args, **kwargs):
+    """``Tensor.new`` (deprecated): ``x.new(sizes...)`` zeros, ``x.new(data)`` a copy, of x's dtype."""
+    if len(args) == 1 and not isinstance(args[0], int) and not type(args[0]).__name__ == "NanoVector":
+        return new_tensor(input, args[0])
+    return new_empty(input, *args)
+
+
+def _itemsize(self):
+    return element_size(self)
+
+
+if not hasattr(jt.Var, "itemsize"):
+    jt.Var.itemsize = property(_itemsize)
+
+addr_ = _inplace(addr, "addr_")
+addbmm_ = _inplace(lambda x, b1, b2, *, beta=1, alpha=1: _linalg("addbmm")(x, b1, b2, beta=beta, alpha=alpha), "addbmm_")
+addmm_ = _inplace(lambda x, m1, m2, *, beta=1, alpha=1: _linalg("addmm")(x, m1, m2, beta=beta, alpha=alpha), "addmm_")
+addmv_ = _inplace(lambda x, m, v, *, beta=1, alpha=1: _linalg("addmv")(x, m, v, beta=beta, alpha=alpha), "addmv_")
+baddbmm_ = _inplace(lambda x, b1, b2, *, beta=1, alpha=1: jt.baddbmm(x, b1, b2, beta=beta, alpha=alpha), "baddbmm_")
+digamma_ = _inplace(digamma, "digamma_")
+lgamma_ = _inplace(lgamma, "lgamma_")
+masked_scatter_ = _inplace(masked_scatter, "masked_scatter_")
+index_put_ = _inplace(index_put, "index_put_")
+put_ = _inplace(put, "put_")
+bitwise_left_shift_ = _inplace(bitwise_left_shift, "bitwise_left_shift_")
+bitwise_right_shift_ = _inplace(bitwise_right_shift, "bitwise_right_shift_")
+dropout_ = _inplace(lambda x, p, train: __import__("shims.nn.dropouts", fromlist=["dropout"]).dropout(x, p, train),
+                    "dropout_")
+alpha_dropout_ = _inplace(lambda x, p, train: __import__("shims.nn.dropouts", fromlist=["x"]).alpha_dropout(x, p, train),
+                          "alpha_dropout_")
+feature_dropout_ = _inplace(feature_dropout, "feature_dropout_")
+feature_alpha_dropout_ = _inplace(
+    lambda x, p, train: __import__("shims.nn.dropouts", fromlist=["x"]).feature_alpha_dropout(x, p, train),
+    "feature_alpha_dropout_")
+
+
+def _linalg(name):
+    from . import linalg
+    return getattr(linalg, name)
+
+
+__all__ += [
+    "pi", "e", "inf", "nan", "newaxis", "promote_types", "result_type", "can_cast", "hann_window", "hamming_window",
+    "blackman_window", "bartlett_window", "kaiser_window", "unravel_index", "combinations", "chain_matmul",
+    "matrix_power", "isin", "isreal", "nanmedian", "pdist", "bitwise_left_shift", "bitwise_right_shift",
+    "split_with_sizes", "unsafe_split", "unsafe_chunk", "select_scatter", "slice_scatter", "diagonal_scatter",
+    "masked_scatter", "index_put", "put", "addr", "feature_dropout", "detach", "digamma", "lgamma", "exponential_",
+    "cauchy_", "log_normal_", "geometric_", "multinomial", "new", "addr_", "addbmm_", "addmm_", "addmv_", "baddbmm_",
+    "digamma_", "lgamma_", "masked_scatter_", "index_put_", "put_", "bitwise_left_shift_", "bitwise_right_shift_",
+    "dropout_", "alpha_dropout_", "feature_dropout_", "feature_alpha_dropout_",
+]
