@@ -1261,7 +1261,8 @@ def combinations(input, r: int = 2, with_replacement: bool = False):
     """``torch.combinations`` of a 1-D tensor (index tuples built on the host)."""
     import itertools
     n = int(input.shape[0])
-    it = itertools.combinations_with_replacement(range(n), r) if with_replacement else itertools.combinations(range(n), r)
+    pick = itertools.combinations_with_replacement if with_replacement else itertools.combinations
+    it = pick(range(n), r)
     idx = np.array(list(it), np.int32).reshape(-1, r)
     if idx.size == 0:
         return jt.zeros((0, r), dtype=input.dtype)
@@ -1558,7 +1559,8 @@ if not hasattr(jt.Var, "itemsize"):
     jt.Var.itemsize = property(_itemsize)
 
 addr_ = _inplace(addr, "addr_")
-addbmm_ = _inplace(lambda x, b1, b2, *, beta=1, alpha=1: _linalg("addbmm")(x, b1, b2, beta=beta, alpha=alpha), "addbmm_")
+addbmm_ = _inplace(
+    lambda x, b1, b2, *, beta=1, alpha=1: _linalg("addbmm")(x, b1, b2, beta=beta, alpha=alpha), "addbmm_")
 addmm_ = _inplace(lambda x, m1, m2, *, beta=1, alpha=1: _linalg("addmm")(x, m1, m2, beta=beta, alpha=alpha), "addmm_")
 addmv_ = _inplace(lambda x, m, v, *, beta=1, alpha=1: _linalg("addmv")(x, m, v, beta=beta, alpha=alpha), "addmv_")
 baddbmm_ = _inplace(lambda x, b1, b2, *, beta=1, alpha=1: jt.baddbmm(x, b1, b2, beta=beta, alpha=alpha), "baddbmm_")
@@ -1571,8 +1573,8 @@ bitwise_left_shift_ = _inplace(bitwise_left_shift, "bitwise_left_shift_")
 bitwise_right_shift_ = _inplace(bitwise_right_shift, "bitwise_right_shift_")
 dropout_ = _inplace(lambda x, p, train: __import__("shims.nn.dropouts", fromlist=["dropout"]).dropout(x, p, train),
                     "dropout_")
-alpha_dropout_ = _inplace(lambda x, p, train: __import__("shims.nn.dropouts", fromlist=["x"]).alpha_dropout(x, p, train),
-                          "alpha_dropout_")
+alpha_dropout_ = _inplace(
+    lambda x, p, train: __import__("shims.nn.dropouts", fromlist=["x"]).alpha_dropout(x, p, train), "alpha_dropout_")
 feature_dropout_ = _inplace(feature_dropout, "feature_dropout_")
 feature_alpha_dropout_ = _inplace(
     lambda x, p, train: __import__("shims.nn.dropouts", fromlist=["x"]).feature_alpha_dropout(x, p, train),

@@ -1,38 +1,14 @@
-"""torchvision pieces with torchvision's semantics on PIL images and Jittor Vars.
-
-``Resize`` keeps torchvision's meaning of an int size (match the *smaller* edge, keep the
-aspect ratio); ``jittor.transform.Resize`` turns an int into a square.  ``save_image`` is
-torchvision's ``make_grid`` + ``save_image`` (grid layout, padding, ``normalize``,
-``value_range``, ``scale_each``, rounding ``x*255+0.5``); ``jittor.misc.save_image`` lays
-the grid out differently.  Both work on numpy arrays, so they need no torch.
-"""
+"""``torchvision.utils``: ``save_image`` is torchvision's ``make_grid`` + ``save_image`` (grid
+layout, padding, ``normalize``, ``value_range``, ``scale_each``, rounding ``x*255+0.5``);
+``jittor.misc.save_image`` lays the grid out differently.  Both work on numpy arrays."""
 from __future__ import annotations
 
 import math
 
 import numpy as np
 from PIL import Image
-from jittor.transform import function_pil
 
-__all__ = ["Resize", "make_grid", "save_image"]
-
-
-class Resize:
-    """``torchvision.transforms.Resize`` on PIL images: a (h, w) size is exact, an int size
-    matches the smaller edge; ``interpolation`` is a PIL resampling filter."""
-
-    def __init__(self, size, interpolation=Image.BILINEAR, max_size=None, antialias=True):
-        if max_size is not None:
-            raise NotImplementedError("Resize(max_size=...) is not supported by shims.vision.Resize")
-        if not (isinstance(size, int) or (isinstance(size, (tuple, list)) and len(size) in (1, 2))):
-            raise TypeError(f"Resize: size must be an int or a (h, w) sequence, got {size!r}")
-        self.size = size
-        self.interpolation = interpolation
-
-    def __call__(self, img):
-        if not isinstance(img, Image.Image):
-            raise TypeError(f"Resize expects a PIL image, got {type(img).__name__}")
-        return function_pil.resize(img, self.size, self.interpolation)
+__all__ = ["make_grid", "save_image"]
 
 
 def _as_array(tensor) -> np.ndarray:
