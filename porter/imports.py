@@ -58,7 +58,7 @@ class _ImportRewriter(cst.CSTTransformer):
         super().__init__()
         self.ctx = ctx
         self.result = result
-        if result.kept_bindings or result.needs_torch_import:
+        if result.kept_bindings or result.respelled_roots:
             ctx.spell("shims.unported")  # the placeholders need ``import shims``
         self.used = result.used_names
         # the import statements as they stand in the rules' output (this pass's input)
@@ -99,10 +99,10 @@ class _ImportRewriter(cst.CSTTransformer):
         needed = self.ctx.needed_imports
         # shims first: it applies the settings Jittor reads when it is imported
         texts = [needed[root] for root in ("shims", "jittor") if root in needed]
-        if self.result.needs_torch_import and not any(
-                id(b) in self.result.kept_bindings and b.local == "torch" and b.qualname == "torch"
-                for rec in self.records.values() if rec.top_level for b in rec.bindings):
-            texts.append(_PLACEHOLDER.format(local="torch", name="torch"))  # leftovers respelled torch.x.y
+        for root in sorted(self.result.respelled_roots):  # leftovers respelled torch.x.y / torchvision.x.y
+            if not any(id(b) in self.result.kept_bindings and b.local == root and b.qualname == root
+                       for rec in self.records.values() if rec.top_level for b in rec.bindings):
+                texts.append(_PLACEHOLDER.format(local=root, name=root))
         for text in texts:
             if text not in self.existing:
                 lines.append(cst.parse_statement(text))

@@ -53,7 +53,8 @@ class LeftoverResult:
     unsupported: List[Finding] = field(default_factory=list)
     warnings: List[Finding] = field(default_factory=list)
     kept_bindings: Set[int] = field(default_factory=set)   # id(ImportBinding) still used as torch
-    needs_torch_import: bool = False                       # a leftover respelled ``torch.x.y``
+    #: roots (``torch``, ``torchvision``) of leftovers respelled in full (``torchvision.x.y``)
+    respelled_roots: Set[str] = field(default_factory=set)
     translated: Dict[cst.CSTNode, cst.CSTNode] = field(default_factory=dict)
     statement_marks: Dict[cst.CSTNode, List[str]] = field(default_factory=dict)
     used_names: Set[str] = field(default_factory=set)
@@ -162,7 +163,7 @@ class RuleDriver(cst.CSTTransformer):
                             "leftover", use=original))
         binding = self.ctx.names.binding_of(original) if not isinstance(original, cst.Call) else None
         if _respelled(binding) and isinstance(original, (cst.Name, cst.Attribute)):
-            self.result.needs_torch_import = True
+            self.result.respelled_roots.add(api.split(".", 1)[0])
             return attribute_chain(api.split("."))
         return result
 

@@ -31,8 +31,9 @@ TORCH_MODULES = frozenset({
     "torchvision.io",
 })
 
-#: torch modules with a Jittor module of the same shape: an alias of one keeps its name in
-#: converted code (``import torch.nn as nn`` -> ``from jittor import nn``).
+#: torch modules with a Jittor (or shims) module of the same shape: an alias of one keeps its
+#: name in converted code (``import torch.nn as nn`` -> ``from jittor import nn``,
+#: ``from torchvision import transforms`` -> ``from shims.vision import transforms``).
 NATURAL_MODULES = {
     "torch": "jittor",
     "torch.nn": "jittor.nn",
@@ -41,7 +42,9 @@ NATURAL_MODULES = {
     "torch.optim": "jittor.optim",
     "torch.optim.lr_scheduler": "jittor.lr_scheduler",
     "torch.linalg": "jittor.linalg",
-    "torchvision.transforms": "jittor.transform",
+    "torchvision.transforms": "shims.vision.transforms",
+    "torchvision.transforms.functional": "shims.vision.functional",
+    "torchvision.datasets": "shims.vision.datasets",
 }
 
 #: libraries whose functions never return torch tensors or modules

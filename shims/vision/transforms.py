@@ -1,30 +1,363 @@
-"""torchvision pieces with torchvision's semantics on PIL images and Jittor Vars.
+"""``torchvision.transforms`` without torch, on PIL images, Jittor Vars and numpy arrays.
 
-``Resize`` keeps torchvision's meaning of an int size (match the *smaller* edge, keep the
-aspect ratio); ``jittor.transform.Resize`` turns an int into a square.  They need no torch.
+Each class is torchvision's: ``ToTensor`` gives a float32 CHW Var in [0, 1] (Jittor's gives a
+numpy array), ``Resize(int)`` matches the smaller edge (Jittor's makes a square),
+``CenterCrop`` uses torchvision's offsets and pads when the crop is larger than the image
+(Jittor's returns the image unchanged).  Random transforms draw from Python's ``random``
+module (seed it with ``random.seed``); where torchvision has a ``get_params`` staticmethod,
+so does the shim, and the transform applies exactly what it returns.
 """
 from __future__ import annotations
 
+import math
+import numbers
+import random
 
-from PIL import Image
-from jittor.transform import function_pil
+from . import functional as F
+from .functional import InterpolationMode
 
-__all__ = ["Resize"]
+__all__ = [
+    "InterpolationMode", "Compose", "ToTensor", "PILToTensor", "ToPILImage", "Normalize", "Resize",
+    "CenterCrop", "Pad", "Lambda", "RandomApply", "RandomChoice", "RandomOrder", "RandomCrop",
+    "RandomHorizontalFlip", "RandomVerticalFlip", "RandomResizedCrop", "FiveCrop", "TenCrop",
+    "ColorJitter", "RandomRotation", "Grayscale", "RandomGrayscale", "functional",
+]
+functional = F
 
 
-class Resize:
-    """``torchvision.transforms.Resize`` on PIL images: a (h, w) size is exact, an int size
-    matches the smaller edge; ``interpolation`` is a PIL resampling filter."""
+class Compose:
+    """Apply the transforms in order."""
 
-    def __init__(self, size, interpolation=Image.BILINEAR, max_size=None, antialias=True):
-        if max_size is not None:
-            raise NotImplementedError("Resize(max_size=...) is not supported by shims.vision.Resize")
-        if not (isinstance(size, int) or (isinstance(size, (tuple, list)) and len(size) in (1, 2))):
-            raise TypeError(f"Resize: size must be an int or a (h, w) sequence, got {size!r}")
-        self.size = size
-        self.interpolation = interpolation
+    def __init__(self, transforms):
+        self.transforms = transforms
 
     def __call__(self, img):
-        if not isinstance(img, Image.Image):
-            raise TypeError(f"Resize expects a PIL image, got {type(img).__name__}")
-        return function_pil.resize(img, self.size, self.interpolation)
+        for t in self.transforms:
+            img = t(img)
+        return img
+
+    def __repr__(self) -> str:
+        body = "".join(f"\n    {t}" for t in self.transforms)
+        return f"{type(self).__name__}({body}\n)"
+
+
+class _Simple:
+    """A transform whose call is one functional with fixed arguments."""
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in vars(self).items())
+        return f"{type(self).__name__}({args})"
+
+
+class ToTensor(_Simple):
+    """PIL image / HWC ndarray -> CHW Var (uint8 scaled to float32 in [0, 1])."""
+
+    def __call__(self, pic):
+        return F.to_tensor(pic)
+
+
+class PILToTensor(_Simple):
+    """PIL image -> CHW Var of its own dtype."""
+
+    def __call__(self, pic):
+        return F.pil_to_tensor(pic)
+
+
+class ToPILImage(_Simple):
+    """CHW Var / HWC ndarray -> PIL image."""
+
+    def __init__(self, mode=None):
+        self.mode = mode
+
+    def __call__(self, pic):
+        return F.to_pil_image(pic, self.mode)
+
+
+class Normalize(_Simple):
+    """``(x - mean) / std`` per channel of a float Var or numpy array."""
+
+    def __init__(self, mean, std, inplace: bool = False):
+        self.mean, self.std, self.inplace = mean, std, inplace
+
+    def __call__(self, tensor):
+        return F.normalize(tensor, self.mean, self.std, self.inplace)
+
+
+class Resize(_Simple):
+    """torchvision's ``Resize`` of a PIL image: a (h, w) size is exact, an int matches the
+    smaller edge (``max_size`` bounds the longer one)."""
+
+    def __init__(self, size, interpolation=InterpolationMode.BILINEAR, max_size=None, antialias=True):
+        if not (isinstance(size, int) or (isinstance(size, (tuple, list)) and len(size) in (1, 2))):
+            raise TypeError(f"Resize: size must be an int or a (h, w) sequence, got {size!r}")
+        self.size, self.max_size, self.antialias = size, max_size, antialias
+        self.interpolation = F.interpolation_mode(interpolation)
+
+    def __call__(self, img):
+        return F.resize(img, self.size, self.interpolation, self.max_size, self.antialias)
+
+
+class CenterCrop(_Simple):
+    """torchvision's center crop (padding with zeros when the crop is larger than the image)."""
+
+    def __init__(self, size):
+        self.size = F._pair(size)
+
+    def __call__(self, img):
+        return F.center_crop(img, self.size)
+
+
+class Pad(_Simple):
+    """``functional.pad`` with fixed padding, fill and mode."""
+
+    def __init__(self, padding, fill=0, padding_mode="constant"):
+        F._ltrb(padding)  # validates
+        if padding_mode not in ("constant", "edge", "reflect", "symmetric"):
+            raise ValueError("Padding mode should be either constant, edge, reflect or symmetric")
+        self.padding, self.fill, self.padding_mode = padding, fill, padding_mode
+
+    def __call__(self, img):
+        return F.pad(img, self.padding, self.fill, self.padding_mode)
+
+
+class Lambda(_Simple):
+    """A user function as a transform."""
+
+    def __init__(self, lambd):
+        if not callable(lambd):
+            raise TypeError(f"Argument lambd should be callable, got {type(lambd).__name__!r}")
+        self.lambd = lambd
+
+    def __call__(self, img):
+        return self.lambd(img)
+
+
+class RandomApply(_Simple):
+    """All of ``transforms`` with probability ``p``, else none."""
+
+    def __init__(self, transforms, p=0.5):
+        self.transforms, self.p = transforms, p
+
+    def __call__(self, img):
+        if self.p < random.random():
+            return img
+        for t in self.transforms:
+            img = t(img)
+        return img
+
+
+class RandomChoice(_Simple):
+    """One of ``transforms``, picked with weights ``p``."""
+
+    def __init__(self, transforms, p=None):
+        self.transforms, self.p = transforms, p
+
+    def __call__(self, *args):
+        return random.choices(self.transforms, weights=self.p)[0](*args)
+
+
+class RandomOrder(_Simple):
+    """All of ``transforms`` in a random order."""
+
+    def __init__(self, transforms):
+        self.transforms = transforms
+
+    def __call__(self, img):
+        order = list(range(len(self.transforms)))
+        random.shuffle(order)
+        for i in order:
+            img = self.transforms[i](img)
+        return img
+
+
+class RandomCrop(_Simple):
+    """torchvision's ``RandomCrop``: optional padding, ``pad_if_needed``, then a random crop."""
+
+    def __init__(self, size, padding=None, pad_if_needed=False, fill=0, padding_mode="constant"):
+        self.size = F._pair(size)
+        self.padding, self.pad_if_needed, self.fill, self.padding_mode = padding, pad_if_needed, fill, padding_mode
+
+    @staticmethod
+    def get_params(img, output_size):
+        """(top, left, height, width) of a uniformly placed crop."""
+        _, h, w = F.get_dimensions(img)
+        th, tw = output_size
+        if h < th or w < tw:
+            raise ValueError(f"Required crop size {(th, tw)} is larger than input image size {(h, w)}")
+        if w == tw and h == th:
+            return 0, 0, h, w
+        return random.randint(0, h - th), random.randint(0, w - tw), th, tw
+
+    def __call__(self, img):
+        if self.padding is not None:
+            img = F.pad(img, self.padding, self.fill, self.padding_mode)
+        _, height, width = F.get_dimensions(img)
+        if self.pad_if_needed and width < self.size[1]:
+            img = F.pad(img, [self.size[1] - width, 0], self.fill, self.padding_mode)
+        if self.pad_if_needed and height < self.size[0]:
+            img = F.pad(img, [0, self.size[0] - height], self.fill, self.padding_mode)
+        return F.crop(img, *self.get_params(img, self.size))
+
+
+class RandomHorizontalFlip(_Simple):
+    """Mirror left-right with probability ``p``."""
+
+    def __init__(self, p=0.5):
+        self.p = p
+
+    def __call__(self, img):
+        return F.hflip(img) if random.random() < self.p else img
+
+
+class RandomVerticalFlip(_Simple):
+    """Mirror top-bottom with probability ``p``."""
+
+    def __init__(self, p=0.5):
+        self.p = p
+
+    def __call__(self, img):
+        return F.vflip(img) if random.random() < self.p else img
+
+
+class RandomResizedCrop(_Simple):
+    """torchvision's ``RandomResizedCrop``: a crop of random area and aspect ratio, resized."""
+
+    def __init__(self, size, scale=(0.08, 1.0), ratio=(3.0 / 4.0, 4.0 / 3.0),
+                 interpolation=InterpolationMode.BILINEAR, antialias=True):
+        self.size = F._pair(size)
+        self.scale, self.ratio, self.antialias = scale, ratio, antialias
+        self.interpolation = F.interpolation_mode(interpolation)
+
+    @staticmethod
+    def get_params(img, scale, ratio):
+        """(top, left, height, width): ten tries at a random area/ratio, then torchvision's
+        central fallback."""
+        _, height, width = F.get_dimensions(img)
+        area = height * width
+        log_ratio = (math.log(ratio[0]), math.log(ratio[1]))
+        for _ in range(10):
+            target_area = area * random.uniform(scale[0], scale[1])
+            aspect_ratio = math.exp(random.uniform(*log_ratio))
+            w = int(round(math.sqrt(target_area * aspect_ratio)))
+            h = int(round(math.sqrt(target_area / aspect_ratio)))
+            if 0 < w <= width and 0 < h <= height:
+                return random.randint(0, height - h), random.randint(0, width - w), h, w
+        in_ratio = float(width) / float(height)
+        if in_ratio < min(ratio):
+            w, h = width, int(round(width / min(ratio)))
+        elif in_ratio > max(ratio):
+            h, w = height, int(round(height * max(ratio)))
+        else:
+            w, h = width, height
+        return (height - h) // 2, (width - w) // 2, h, w
+
+    def __call__(self, img):
+        i, j, h, w = self.get_params(img, self.scale, self.ratio)
+        return F.resized_crop(img, i, j, h, w, list(self.size), self.interpolation, self.antialias)
+
+
+class FiveCrop(_Simple):
+    """The four corners and the center."""
+
+    def __init__(self, size):
+        self.size = F._pair(size)
+
+    def __call__(self, img):
+        return F.five_crop(img, self.size)
+
+
+class TenCrop(_Simple):
+    """``FiveCrop`` of the image and of its mirror image."""
+
+    def __init__(self, size, vertical_flip=False):
+        self.size, self.vertical_flip = F._pair(size), vertical_flip
+
+    def __call__(self, img):
+        return F.ten_crop(img, self.size, self.vertical_flip)
+
+
+def _jitter_range(value, name, center=1.0, bound=(0, float("inf")), clip_first_on_zero=True):
+    if isinstance(value, numbers.Number):
+        if value < 0:
+            raise ValueError(f"If {name} is a single number, it must be non negative.")
+        value = [center - float(value), center + float(value)]
+        if clip_first_on_zero:
+            value[0] = max(value[0], 0.0)
+    elif isinstance(value, (tuple, list)) and len(value) == 2:
+        value = [float(value[0]), float(value[1])]
+    else:
+        raise TypeError(f"{name} should be a single number or a list/tuple with length 2.")
+    if not bound[0] <= value[0] <= value[1] <= bound[1]:
+        raise ValueError(f"{name} values should be between {bound}, but got {value}.")
+    return None if value[0] == value[1] == center else tuple(value)
+
+
+class ColorJitter(_Simple):
+    """Brightness, contrast, saturation and hue factors drawn per call, applied in a random order."""
+
+    def __init__(self, brightness=0, contrast=0, saturation=0, hue=0):
+        self.brightness = _jitter_range(brightness, "brightness")
+        self.contrast = _jitter_range(contrast, "contrast")
+        self.saturation = _jitter_range(saturation, "saturation")
+        self.hue = _jitter_range(hue, "hue", center=0, bound=(-0.5, 0.5), clip_first_on_zero=False)
+
+    @staticmethod
+    def get_params(brightness, contrast, saturation, hue):
+        """(order of the four adjustments, brightness, contrast, saturation, hue factors)."""
+        order = list(range(4))
+        random.shuffle(order)
+        return (order, *(None if r is None else random.uniform(r[0], r[1])
+                         for r in (brightness, contrast, saturation, hue)))
+
+    def __call__(self, img):
+        order, *factors = self.get_params(self.brightness, self.contrast, self.saturation, self.hue)
+        fns = (F.adjust_brightness, F.adjust_contrast, F.adjust_saturation, F.adjust_hue)
+        for i in order:
+            if factors[i] is not None:
+                img = fns[i](img, factors[i])
+        return img
+
+
+class RandomRotation(_Simple):
+    """Rotate by an angle drawn uniformly from ``degrees``."""
+
+    def __init__(self, degrees, interpolation=InterpolationMode.NEAREST, expand=False, center=None, fill=0):
+        if isinstance(degrees, numbers.Number):
+            if degrees < 0:
+                raise ValueError("If degrees is a single number, it must be positive.")
+            degrees = [-degrees, degrees]
+        elif not (isinstance(degrees, (list, tuple)) and len(degrees) == 2):
+            raise ValueError("degrees should be a single number or a sequence of length 2.")
+        self.degrees = [float(d) for d in degrees]
+        self.interpolation = F.interpolation_mode(interpolation)
+        self.expand, self.center, self.fill = expand, center, 0 if fill is None else fill
+
+    @staticmethod
+    def get_params(degrees):
+        """The angle, uniform in ``degrees``."""
+        return float(random.uniform(float(degrees[0]), float(degrees[1])))
+
+    def __call__(self, img):
+        angle = self.get_params(self.degrees)
+        return F.rotate(img, angle, self.interpolation, self.expand, self.center, self.fill)
+
+
+class Grayscale(_Simple):
+    """PIL ``convert('L')``, repeated into 3 channels when asked."""
+
+    def __init__(self, num_output_channels=1):
+        self.num_output_channels = num_output_channels
+
+    def __call__(self, img):
+        return F.to_grayscale(img, self.num_output_channels)
+
+
+class RandomGrayscale(_Simple):
+    """Grayscale with probability ``p``, keeping the number of channels."""
+
+    def __init__(self, p=0.1):
+        self.p = p
+
+    def __call__(self, img):
+        channels = F.get_image_num_channels(img)
+        return F.to_grayscale(img, channels) if random.random() < self.p else img

@@ -1,0 +1,214 @@
+"""torchvision transforms, functional and datasets: torchvision's code on the torch side, the
+converted code (``shims.vision``) on the Jittor side, from the same uint8 pixels.
+
+PIL results are compared as the ``uint8`` arrays ``np.array(img)`` gives (exact: both sides run
+the same PIL call with the same arguments); float results of ``to_tensor``/``normalize`` within
+float32 rounding.  Random transforms are checked where their draw cannot matter (p=1/p=0, a
+range of one value, a crop as large as the padded image); their draws themselves come from
+Python's ``random`` on the Jittor side, not torch's generator.  Dataset cases write small
+files in torchvision's layout into a temporary folder and read every sample back."""
+from ..case import case
+
+A = "vision"
+PRELUDE = ("import os\nimport tempfile\nimport numpy as np\nfrom PIL import Image\n"
+           "import torchvision\nimport torchvision.transforms as T\nimport torchvision.transforms.functional as TF\n"
+           "from torchvision import datasets\n")
+RGB = {"x": "u8<0,256>[7,9,3]"}     # an odd-sized RGB image (H=7, W=9)
+GRAY = {"x": "u8<0,256>[7,9]"}
+CHW = {"x": "u01[3,7,9]"}
+# ToTensor divides by 255 in float32 on both sides; normalize is one subtraction and one division
+FLOAT = dict(rtol=1e-6, atol=1e-7, why="float32 division by 255, subtraction and division: rounding only")
+
+
+def pil(api, call, inputs=RGB, variant="", **kw):
+    """``call`` maps the PIL image ``img`` to a PIL image ``res``; compared as uint8 arrays."""
+    src = f"img = Image.fromarray(x.numpy())\nres = {call}\nout = torch.from_numpy(np.array(res))"
+    return case(A, api, src, inputs, variant=variant, grad=False, extra_prelude=PRELUDE, **kw)
+
+
+def crops(api, call, variant=""):
+    """A transform giving a tuple of PIL images (five/ten crop)."""
+    src = f"img = Image.fromarray(x.numpy())\nout = [torch.from_numpy(np.array(c)) for c in {call}]"
+    return case(A, api, src, RGB, variant=variant, grad=False, extra_prelude=PRELUDE)
+
+
+def tensor(api, src, inputs=CHW, variant="", **kw):
+    """A snippet on tensors (Jittor Vars on the converted side)."""
+    return case(A, api, src, inputs, variant=variant, extra_prelude=PRELUDE, **{"grad": False, **kw})
+
+
+_IDX = ("def write_idx(path, a):\n"
+        "    code = {np.dtype('uint8'): 8}[a.dtype]\n"
+        "    with open(path, 'wb') as f:\n"
+        "        f.write(bytes([0, 0, code, a.ndim]) + b''.join(int(n).to_bytes(4, 'big') for n in a.shape))\n"
+        "        f.write(a.tobytes())\n")
+
+
+def mnist(name, variant="", train=True):
+    prefix = "train" if train else "t10k"
+    src = (_IDX + "with tempfile.TemporaryDirectory() as root:\n"
+           f"    raw = os.path.join(root, '{name}', 'raw')\n"
+           "    os.makedirs(raw)\n"
+           f"    write_idx(os.path.join(raw, '{prefix}-images-idx3-ubyte'), x.numpy())\n"
+           f"    write_idx(os.path.join(raw, '{prefix}-labels-idx1-ubyte'), y.numpy())\n"
+           f"    ds = datasets.{name}(root, train={train}, transform=T.ToTensor(), target_transform=lambda t: t + 1)\n"
+           "    out = [len(ds)] + [v for i in range(len(ds)) for v in ds[i]]\n")
+    return case(A, f"torchvision.datasets.{name}", src, {"x": "u8<0,256>[4,6,5]", "y": "u8<0,10>[4]"},
+                variant=variant, grad=False, extra_prelude=PRELUDE, **FLOAT)
+
+
+_FOLDER = ("with tempfile.TemporaryDirectory() as root:\n"
+           "    files = [('dog', 'b.png'), ('cat', 'z.png'), ('cat', 'a.jpg'), ('dog', 'sub/a.png'), ('ant', 'c.txt'),"
+           " ('ant', 'd.PNG')]\n"
+           "    for k, (cls, name) in enumerate(files):\n"
+           "        os.makedirs(os.path.dirname(os.path.join(root, cls, name)), exist_ok=True)\n"
+           "        if name.endswith('.txt'):\n"
+           "            open(os.path.join(root, cls, name), 'w').close()\n"
+           "        else:\n"
+           "            Image.fromarray(x.numpy()[k]).save(os.path.join(root, cls, name), format='PNG')\n")
+
+
+def folder(api, make, variant=""):
+    src = (_FOLDER + f"    ds = {make}\n"
+           "    out = [ds.class_to_idx[c] for c in ds.classes] + [len(ds)]"
+           " + [v for i in range(len(ds)) for v in ds[i]]\n")
+    return case(A, api, src, {"x": "u8<0,256>[6,5,4,3]"}, variant=variant, grad=False, extra_prelude=PRELUDE,
+                **FLOAT)
+
+
+CASES = [
+    # -- to tensor / to PIL
+    tensor("torchvision.transforms.ToTensor", "out = T.ToTensor()(Image.fromarray(x.numpy()))", RGB, **FLOAT),
+    tensor("torchvision.transforms.ToTensor", "out = T.ToTensor()(Image.fromarray(x.numpy()))", GRAY,
+           variant="gray", **FLOAT),
+    tensor("torchvision.transforms.ToTensor", "out = T.ToTensor()(Image.fromarray(x.numpy()).convert('1'))", GRAY,
+           variant="mode_1", **FLOAT),
+    tensor("torchvision.transforms.ToTensor", "out = T.ToTensor()(x.numpy())", RGB, variant="ndarray", **FLOAT),
+    tensor("torchvision.transforms.ToTensor", "t = T.ToTensor()(Image.fromarray(x.numpy()))\n"
+           "out = (t.view(-1).shape, t.mul(2).unsqueeze(0), t.dtype == torch.float32)", RGB,
+           variant="tensor_methods_next", **FLOAT),
+    tensor("torchvision.transforms.functional.to_tensor", "out = TF.to_tensor(Image.fromarray(x.numpy()))", RGB,
+           **FLOAT),
+    tensor("torchvision.transforms.PILToTensor", "out = T.PILToTensor()(Image.fromarray(x.numpy()))", RGB),
+    tensor("torchvision.transforms.functional.pil_to_tensor", "out = TF.pil_to_tensor(Image.fromarray(x.numpy()))",
+           GRAY),
+    pil("torchvision.transforms.ToPILImage", "T.ToPILImage()(x)", {"x": "u01[3,5,6]"}),
+    pil("torchvision.transforms.ToPILImage", "T.ToPILImage()(x)", {"x": "u8<0,256>[5,6]"}, variant="gray_2d"),
+    pil("torchvision.transforms.functional.to_pil_image", "TF.to_pil_image(x, mode='RGB')", {"x": "u8<0,256>[3,5,6]"}),
+    # -- normalize
+    tensor("torchvision.transforms.Normalize", "out = T.Normalize([0.5, 0.2, 0.1], [0.3, 0.4, 0.5])(x)", **FLOAT,
+           grad=True),
+    tensor("torchvision.transforms.Normalize", "out = T.Normalize((0.1307,), (0.3081,))(x)", {"x": "u01[2,1,4,5]"},
+           variant="batch_one_channel", grad=True, **FLOAT),
+    tensor("torchvision.transforms.Normalize", "y = x * 1.0\nr = T.Normalize([0.5] * 3, [0.25] * 3, inplace=True)(y)\n"
+           "out = (y, r)", variant="inplace", **FLOAT),
+    tensor("torchvision.transforms.functional.normalize", "out = TF.normalize(x, [0.4, 0.5, 0.6], [0.2, 0.2, 0.3])",
+           grad=True, **FLOAT),
+    tensor("torchvision.transforms.Compose",
+           "tf = T.Compose([T.CenterCrop(5), T.ToTensor(), T.Normalize([0.5] * 3, [0.5] * 3)])\n"
+           "out = tf(Image.fromarray(x.numpy()))", RGB, **FLOAT),
+    tensor("torchvision.transforms.Lambda",
+           "out = T.Compose([T.ToTensor(), T.Lambda(lambda t: t * 2 - 1)])(Image.fromarray(x.numpy()))", RGB, **FLOAT),
+    # -- geometry
+    pil("torchvision.transforms.CenterCrop", "T.CenterCrop(5)(img)"),
+    pil("torchvision.transforms.CenterCrop", "T.CenterCrop((4, 8))(img)", variant="odd_offsets"),
+    pil("torchvision.transforms.CenterCrop", "T.CenterCrop(8)(img)", variant="one_less_than_width"),
+    pil("torchvision.transforms.CenterCrop", "T.CenterCrop((10, 12))(img)", variant="larger_pads"),
+    pil("torchvision.transforms.CenterCrop", "T.CenterCrop((11, 6))(img)", variant="taller_pads_odd"),
+    tensor("torchvision.transforms.CenterCrop", "out = T.CenterCrop((4, 5))(x)", variant="tensor"),
+    tensor("torchvision.transforms.CenterCrop", "out = T.CenterCrop((9, 10))(x)", variant="tensor_pads"),
+    pil("torchvision.transforms.functional.center_crop", "TF.center_crop(img, [3, 4])"),
+    pil("torchvision.transforms.Resize", "T.Resize(5)(img)"),
+    pil("torchvision.transforms.Resize", "T.Resize((4, 6), interpolation=T.InterpolationMode.NEAREST)(img)",
+        variant="nearest"),
+    pil("torchvision.transforms.Resize", "T.Resize(12, interpolation=T.InterpolationMode.BICUBIC, max_size=14)(img)",
+        variant="bicubic_max_size"),
+    pil("torchvision.transforms.Resize", "T.Resize(7)(img)", variant="already_that_size"),
+    pil("torchvision.transforms.InterpolationMode", "T.Resize(4, interpolation=T.InterpolationMode.LANCZOS)(img)"),
+    pil("torchvision.transforms.functional.resize", "TF.resize(img, [5, 4], Image.BICUBIC)"),
+    pil("torchvision.transforms.Pad", "T.Pad(2)(img)"),
+    pil("torchvision.transforms.Pad", "T.Pad((1, 2), fill=(10, 20, 30))(img)", variant="pair_fill"),
+    pil("torchvision.transforms.Pad", "T.Pad((1, 2, 3, 4), padding_mode='reflect')(img)", variant="reflect"),
+    pil("torchvision.transforms.Pad", "T.Pad(3, padding_mode='edge')(img)", variant="edge"),
+    pil("torchvision.transforms.Pad", "T.Pad([2, -1, 0, 3], padding_mode='symmetric')(img)", variant="symmetric_neg"),
+    pil("torchvision.transforms.Pad", "T.Pad(2, fill=9)(img)", GRAY, variant="gray"),
+    tensor("torchvision.transforms.Pad", "out = T.Pad((1, 2, 3, 4), fill=0.5)(x)", variant="tensor"),
+    pil("torchvision.transforms.functional.pad", "TF.pad(img, [1, 0, 2, 1], padding_mode='reflect')"),
+    pil("torchvision.transforms.functional.crop", "TF.crop(img, 1, 2, 4, 5)"),
+    pil("torchvision.transforms.functional.crop", "TF.crop(img, -1, 6, 4, 5)", variant="outside"),
+    tensor("torchvision.transforms.functional.crop", "out = TF.crop(x, -1, 6, 4, 5)", variant="tensor_outside"),
+    pil("torchvision.transforms.RandomCrop", "T.RandomCrop((11, 13), padding=2)(img)"),
+    pil("torchvision.transforms.RandomCrop", "T.RandomCrop((7, 9), padding=(1, 2), fill=(1, 2, 3))(img)",
+        variant="padding_pair_fill"),
+    pil("torchvision.transforms.RandomCrop", "T.RandomCrop(13, padding=[1, 2, 3, 4], padding_mode='reflect')(img)",
+        variant="reflect_whole"),
+    pil("torchvision.transforms.RandomCrop", "T.RandomCrop((7, 9))(img)", variant="same_size"),
+    tensor("torchvision.transforms.RandomCrop", "out = T.RandomCrop((10, 12), pad_if_needed=True)"
+           "(Image.fromarray(x.numpy())).size", RGB, variant="pad_if_needed_size"),
+    pil("torchvision.transforms.RandomCrop", "T.RandomCrop((11, 9), pad_if_needed=True, fill=7)(img)",
+        variant="pad_if_needed_whole"),
+    pil("torchvision.transforms.RandomHorizontalFlip", "T.RandomHorizontalFlip(p=1.0)(img)"),
+    pil("torchvision.transforms.RandomHorizontalFlip", "T.RandomHorizontalFlip(p=0.0)(img)", variant="p0"),
+    tensor("torchvision.transforms.RandomHorizontalFlip", "out = T.RandomHorizontalFlip(1.0)(x)", variant="tensor"),
+    pil("torchvision.transforms.RandomVerticalFlip", "T.RandomVerticalFlip(p=1.0)(img)"),
+    tensor("torchvision.transforms.RandomVerticalFlip", "out = T.RandomVerticalFlip(p=1)(x)", variant="tensor"),
+    pil("torchvision.transforms.functional.hflip", "TF.hflip(img)"),
+    pil("torchvision.transforms.functional.vflip", "TF.vflip(img)"),
+    pil("torchvision.transforms.RandomResizedCrop", "T.RandomResizedCrop(5, scale=(1.0, 1.0), ratio=(9 / 7, 9 / 7))(img)"),
+    pil("torchvision.transforms.RandomResizedCrop", "T.RandomResizedCrop((6, 4), scale=(1.0, 1.0), ratio=(2.0, 2.0),"
+        " interpolation=T.InterpolationMode.NEAREST)(img)", variant="fallback_center"),
+    pil("torchvision.transforms.functional.resized_crop", "TF.resized_crop(img, 1, 2, 4, 5, [8, 10])"),
+    crops("torchvision.transforms.FiveCrop", "T.FiveCrop(4)(img)"),
+    crops("torchvision.transforms.FiveCrop", "T.FiveCrop((3, 6))(img)", variant="rect"),
+    crops("torchvision.transforms.TenCrop", "T.TenCrop(4)(img)"),
+    crops("torchvision.transforms.TenCrop", "T.TenCrop((5, 4), vertical_flip=True)(img)", variant="vertical"),
+    crops("torchvision.transforms.functional.five_crop", "TF.five_crop(img, [5, 5])"),
+    crops("torchvision.transforms.functional.ten_crop", "TF.ten_crop(img, [5, 5])"),
+    pil("torchvision.transforms.RandomRotation", "T.RandomRotation((30, 30))(img)"),
+    pil("torchvision.transforms.RandomRotation", "T.RandomRotation((-45, -45), interpolation=T.InterpolationMode."
+        "BILINEAR, expand=True, fill=(9, 8, 7))(img)", variant="expand_fill_bilinear"),
+    pil("torchvision.transforms.RandomRotation", "T.RandomRotation((90, 90), center=(2, 3))(img)", variant="center"),
+    pil("torchvision.transforms.functional.rotate", "TF.rotate(img, 17.5, fill=3)"),
+    # -- colour
+    pil("torchvision.transforms.ColorJitter", "T.ColorJitter(brightness=(1.3, 1.3))(img)", variant="brightness"),
+    pil("torchvision.transforms.ColorJitter", "T.ColorJitter(contrast=(0.6, 0.6))(img)", variant="contrast"),
+    pil("torchvision.transforms.ColorJitter", "T.ColorJitter(saturation=(1.7, 1.7))(img)", variant="saturation"),
+    pil("torchvision.transforms.ColorJitter", "T.ColorJitter(hue=(0.2, 0.2))(img)", variant="hue"),
+    pil("torchvision.transforms.ColorJitter", "T.ColorJitter(hue=(-0.35, -0.35))(img)", variant="hue_negative"),
+    pil("torchvision.transforms.ColorJitter", "T.ColorJitter()(img)", variant="identity"),
+    pil("torchvision.transforms.functional.adjust_brightness", "TF.adjust_brightness(img, 0.7)"),
+    pil("torchvision.transforms.functional.adjust_contrast", "TF.adjust_contrast(img, 1.4)"),
+    pil("torchvision.transforms.functional.adjust_saturation", "TF.adjust_saturation(img, 0.3)"),
+    pil("torchvision.transforms.functional.adjust_hue", "TF.adjust_hue(img, 0.45)"),
+    pil("torchvision.transforms.functional.adjust_gamma", "TF.adjust_gamma(img, 0.8, gain=1.1)"),
+    pil("torchvision.transforms.functional.invert", "TF.invert(img)"),
+    pil("torchvision.transforms.Grayscale", "T.Grayscale()(img)"),
+    pil("torchvision.transforms.Grayscale", "T.Grayscale(num_output_channels=3)(img)", variant="three"),
+    pil("torchvision.transforms.RandomGrayscale", "T.RandomGrayscale(p=1.0)(img)"),
+    pil("torchvision.transforms.RandomGrayscale", "T.RandomGrayscale(p=1.0)(img)", GRAY, variant="gray_input"),
+    pil("torchvision.transforms.RandomGrayscale", "T.RandomGrayscale(p=0.0)(img)", variant="p0"),
+    pil("torchvision.transforms.functional.to_grayscale", "TF.to_grayscale(img, 3)"),
+    pil("torchvision.transforms.functional.rgb_to_grayscale", "TF.rgb_to_grayscale(img)"),
+    # -- random containers, where the draw cannot matter
+    pil("torchvision.transforms.RandomApply", "T.RandomApply([T.Grayscale(3), T.Pad(1)], p=1.0)(img)"),
+    pil("torchvision.transforms.RandomApply", "T.RandomApply([T.Grayscale(3)], p=0.0)(img)", variant="p0"),
+    pil("torchvision.transforms.RandomChoice", "T.RandomChoice([T.CenterCrop(3)])(img)"),
+    pil("torchvision.transforms.RandomChoice", "T.RandomChoice([T.CenterCrop(3), T.Pad(1)], p=[0, 1])(img)",
+        variant="weights"),
+    pil("torchvision.transforms.RandomOrder", "T.RandomOrder([T.RandomHorizontalFlip(1), T.RandomVerticalFlip(1)])(img)"),
+    tensor("torchvision.transforms.functional.get_dimensions", "out = TF.get_dimensions(Image.fromarray(x.numpy()))",
+           RGB),
+    tensor("torchvision.transforms.functional.get_image_size", "out = TF.get_image_size(x)"),
+    tensor("torchvision.transforms.functional.get_image_num_channels",
+           "out = TF.get_image_num_channels(Image.fromarray(x.numpy()))", GRAY),
+    # -- datasets
+    mnist("MNIST"),
+    mnist("MNIST", variant="test", train=False),
+    mnist("FashionMNIST"),
+    mnist("KMNIST", train=False),
+    folder("torchvision.datasets.ImageFolder", "datasets.ImageFolder(root, transform=T.ToTensor())"),
+    folder("torchvision.datasets.ImageFolder", "datasets.ImageFolder(root, transform=T.ToTensor(), "
+           "is_valid_file=lambda p: p.endswith('.png'), allow_empty=True)", variant="is_valid_file"),
+    folder("torchvision.datasets.DatasetFolder", "datasets.DatasetFolder(root, loader=lambda p: TF.to_tensor("
+           "Image.open(p).convert('L')), extensions=('.png', '.jpg'), target_transform=lambda t: t * 10)"),
+]
