@@ -278,8 +278,17 @@ def pad(img, padding, fill=0, padding_mode: str = "constant"):
 
 
 def _pad_array(img, left, top, right, bottom, fill):
-    if isinstance(img, jt.Var):
-        return jt.nn.pad(img, [left, right, top, bottom], mode="constant", value=fill)
+    if isinstance(img, jt.Var):  # constant blocks concatenated: differentiable w.r.t. img
+        for dim, before, after in ((-1, left, right), (-2, top, bottom)):
+            shape = list(img.shape)
+            parts = []
+            for n, at_end in ((before, False), (after, True)):
+                if n:
+                    shape[dim] = n
+                    parts.append((at_end, jt.full(shape, fill, img.dtype)))
+            if parts:
+                img = jt.concat([p for e, p in parts if not e] + [img] + [p for e, p in parts if e], dim)
+        return img
     widths = [(0, 0)] * (img.ndim - 2) + [(top, bottom), (left, right)]
     return np.pad(img, widths, constant_values=fill)
 

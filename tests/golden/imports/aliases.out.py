@@ -8,7 +8,7 @@ import jittor as jt
 from jittor import nn
 from jittor import nn as F
 from shims.data import DataLoader
-from jittor import transform as T
+from shims.vision import transforms as T
 
 
 def build():
