@@ -3,6 +3,7 @@ treats them; "tensors" are Jittor Vars (``to_tensor`` makes float32 CHW Vars in 
 CHW arrays for the geometric ops (crop, flip, pad with a constant) and ``normalize``."""
 from __future__ import annotations
 
+import math
 import numbers
 import sys
 from enum import Enum
@@ -16,7 +17,7 @@ __all__ = [
     "pil_to_tensor", "to_pil_image", "normalize", "resize", "pad", "crop", "center_crop",
     "resized_crop", "hflip", "vflip", "five_crop", "ten_crop", "adjust_brightness",
     "adjust_contrast", "adjust_saturation", "adjust_hue", "adjust_gamma", "rotate", "to_grayscale",
-    "rgb_to_grayscale", "invert",
+    "rgb_to_grayscale", "invert", "affine", "erase",
 ]
 
 
@@ -438,3 +439,62 @@ def invert(img):
     """PIL's ``ImageOps.invert``."""
     _check_image(img, "invert", pil_only=True)
     return ImageOps.invert(img)
+
+
+def _inverse_affine_matrix(center, angle, translate, scale, shear) -> list:
+    """torchvision's ``_get_inverse_affine_matrix`` (the output-to-input map PIL wants)."""
+    rot, sx, sy = math.radians(angle), math.radians(shear[0]), math.radians(shear[1])
+    (cx, cy), (tx, ty) = center, translate
+    a = math.cos(rot - sy) / math.cos(sy)
+    b = -math.cos(rot - sy) * math.tan(sx) / math.cos(sy) - math.sin(rot)
+    c = math.sin(rot - sy) / math.cos(sy)
+    d = -math.sin(rot - sy) * math.tan(sx) / math.cos(sy) + math.cos(rot)
+    m = [x / scale for x in (d, -b, 0.0, -c, a, 0.0)]
+    m[2] += m[0] * (-cx - tx) + m[1] * (-cy - ty)
+    m[5] += m[3] * (-cx - tx) + m[4] * (-cy - ty)
+    m[2] += cx
+    m[5] += cy
+    return m
+
+
+def affine(img, angle, translate, scale, shear, interpolation=InterpolationMode.NEAREST, fill=None, center=None):
+    """torchvision's ``affine`` of a PIL image: rotate ``angle`` degrees about ``center`` (the
+    image centre by default), scale, shear (degrees, x and y), then translate (pixels)."""
+    _check_image(img, "affine", pil_only=True)
+    if scale <= 0.0:
+        raise ValueError("Argument scale should be positive")
+    if len(translate) != 2:
+        raise ValueError("Argument translate should be a sequence of length 2")
+    shear = [shear, 0.0] if isinstance(shear, numbers.Number) else list(shear)
+    shear = shear * 2 if len(shear) == 1 else shear
+    if len(shear) != 2:
+        raise ValueError(f"Shear should be a sequence containing two values. Got {shear}")
+    center = [img.width * 0.5, img.height * 0.5] if center is None else center
+    matrix = _inverse_affine_matrix(center, float(angle), list(translate), scale, shear)
+    return img.transform(img.size, Image.AFFINE, matrix, _PIL_MODES[interpolation_mode(interpolation)],
+                         fillcolor=_parse_fill(fill, img))
+
+
+def erase(img, i: int, j: int, h: int, w: int, v, inplace: bool = False):
+    """The (..., C, H, W) Var or array with the ``h x w`` box at (i, j) replaced by ``v``
+    (broadcast to ``(C, h, w)``).  A Var is rebuilt with ``where``, never written through a
+    clone (Jittor's ``clone`` can share storage)."""
+    if not isinstance(img, (jt.Var, np.ndarray)):
+        raise TypeError(f"img should be Tensor Image. Got {type(img).__name__}")
+    shape = tuple(img.shape)
+    dtype = np.dtype(str(img.dtype))
+    values = np.asarray(v.numpy() if isinstance(v, jt.Var) else v, dtype)
+    box = np.broadcast_to(values, (shape[-3], h, w))
+    if isinstance(img, np.ndarray):
+        out = img if inplace else img.copy()
+        out[..., i:i + h, j:j + w] = box
+        return out
+    full = np.zeros(shape[-3:], dtype)
+    full[..., i:i + h, j:j + w] = box
+    mask = np.zeros(shape[-3:], bool)
+    mask[..., i:i + h, j:j + w] = True
+    out = jt.where(jt.array(np.broadcast_to(mask, shape).copy()), jt.array(np.broadcast_to(full, shape).copy()), img)
+    if inplace:
+        img.assign(out)
+        return img
+    return out

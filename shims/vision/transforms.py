@@ -13,6 +13,8 @@ import math
 import numbers
 import random
 
+import numpy as np
+
 from . import functional as F
 from .functional import InterpolationMode
 
@@ -20,7 +22,7 @@ __all__ = [
     "InterpolationMode", "Compose", "ToTensor", "PILToTensor", "ToPILImage", "Normalize", "Resize",
     "CenterCrop", "Pad", "Lambda", "RandomApply", "RandomChoice", "RandomOrder", "RandomCrop",
     "RandomHorizontalFlip", "RandomVerticalFlip", "RandomResizedCrop", "FiveCrop", "TenCrop",
-    "ColorJitter", "RandomRotation", "Grayscale", "RandomGrayscale", "functional",
+    "ColorJitter", "RandomRotation", "Grayscale", "RandomGrayscale", "RandomAffine", "RandomErasing", "functional",
 ]
 functional = F
 
@@ -318,17 +320,22 @@ class ColorJitter(_Simple):
         return img
 
 
+def _angles(value, name, sizes=(2,)):
+    """torchvision's ``_setup_angle``: ``d`` -> ``[-d, d]``; a sequence of an allowed length."""
+    if isinstance(value, numbers.Number):
+        if value < 0:
+            raise ValueError(f"If {name} is a single number, it must be positive.")
+        value = [-value, value]
+    elif not (isinstance(value, (list, tuple)) and len(value) in sizes):
+        raise ValueError(f"{name} should be a single number or a sequence of length {' or '.join(map(str, sizes))}.")
+    return [float(d) for d in value]
+
+
 class RandomRotation(_Simple):
     """Rotate by an angle drawn uniformly from ``degrees``."""
 
     def __init__(self, degrees, interpolation=InterpolationMode.NEAREST, expand=False, center=None, fill=0):
-        if isinstance(degrees, numbers.Number):
-            if degrees < 0:
-                raise ValueError("If degrees is a single number, it must be positive.")
-            degrees = [-degrees, degrees]
-        elif not (isinstance(degrees, (list, tuple)) and len(degrees) == 2):
-            raise ValueError("degrees should be a single number or a sequence of length 2.")
-        self.degrees = [float(d) for d in degrees]
+        self.degrees = _angles(degrees, "degrees")
         self.interpolation = F.interpolation_mode(interpolation)
         self.expand, self.center, self.fill = expand, center, 0 if fill is None else fill
 
@@ -361,3 +368,87 @@ class RandomGrayscale(_Simple):
     def __call__(self, img):
         channels = F.get_image_num_channels(img)
         return F.to_grayscale(img, channels) if random.random() < self.p else img
+
+
+class RandomAffine(_Simple):
+    """torchvision's ``RandomAffine`` of a PIL image: angle, translation, scale and shear drawn
+    per call (``get_params``), applied by ``functional.affine``."""
+
+    def __init__(self, degrees, translate=None, scale=None, shear=None, interpolation=InterpolationMode.NEAREST,
+                 fill=0, center=None):
+        self.degrees = _angles(degrees, "degrees")
+        if translate is not None and not (len(translate) == 2 and all(0.0 <= t <= 1.0 for t in translate)):
+            raise ValueError("translate should be a pair of values between 0 and 1")
+        if scale is not None and not (len(scale) == 2 and all(v > 0 for v in scale)):
+            raise ValueError("scale should be a pair of positive values")
+        self.translate, self.scale, self.center = translate, scale, center
+        self.shear = None if shear is None else _angles(shear, "shear", (2, 4))
+        self.interpolation = F.interpolation_mode(interpolation)
+        self.fill = 0 if fill is None else fill
+
+    @staticmethod
+    def get_params(degrees, translate, scale_ranges, shears, img_size):
+        """(angle, (tx, ty), scale, (shear_x, shear_y)); ``img_size`` is (width, height)."""
+        angle = random.uniform(degrees[0], degrees[1])
+        translations = (0, 0)
+        if translate is not None:
+            max_dx, max_dy = float(translate[0] * img_size[0]), float(translate[1] * img_size[1])
+            translations = (int(round(random.uniform(-max_dx, max_dx))), int(round(random.uniform(-max_dy, max_dy))))
+        scale = 1.0 if scale_ranges is None else random.uniform(scale_ranges[0], scale_ranges[1])
+        shear = [0.0, 0.0]
+        if shears is not None:
+            shear[0] = random.uniform(shears[0], shears[1])
+            if len(shears) == 4:
+                shear[1] = random.uniform(shears[2], shears[3])
+        return angle, translations, scale, tuple(shear)
+
+    def __call__(self, img):
+        _, height, width = F.get_dimensions(img)
+        params = self.get_params(self.degrees, self.translate, self.scale, self.shear, [width, height])
+        return F.affine(img, *params, interpolation=self.interpolation, fill=self.fill, center=self.center)
+
+
+class RandomErasing(_Simple):
+    """torchvision's ``RandomErasing`` of a (..., C, H, W) Var or array; ``value='random'``
+    draws normal noise from numpy's global generator."""
+
+    def __init__(self, p=0.5, scale=(0.02, 0.33), ratio=(0.3, 3.3), value=0, inplace=False):
+        if isinstance(value, str) and value != "random":
+            raise ValueError("If value is str, it should be 'random'")
+        if scale[0] < 0 or scale[1] > 1:
+            raise ValueError("Scale should be between 0 and 1")
+        if p < 0 or p > 1:
+            raise ValueError("Random erasing probability should be between 0 and 1")
+        self.p, self.scale, self.ratio, self.value, self.inplace = p, scale, ratio, value, inplace
+
+    @staticmethod
+    def get_params(img, scale, ratio, value=None):
+        """(i, j, h, w, v): ten tries at a random area/ratio box; else the whole image, unchanged."""
+        img_c, img_h, img_w = F.get_dimensions(img)
+        area = img_h * img_w
+        log_ratio = (math.log(ratio[0]), math.log(ratio[1]))
+        for _ in range(10):
+            erase_area = area * random.uniform(scale[0], scale[1])
+            aspect_ratio = math.exp(random.uniform(*log_ratio))
+            h = int(round(math.sqrt(erase_area * aspect_ratio)))
+            w = int(round(math.sqrt(erase_area / aspect_ratio)))
+            if not (h < img_h and w < img_w):
+                continue
+            v = (np.random.standard_normal((img_c, h, w)).astype(np.float32) if value is None
+                 else np.asarray(value, np.float32)[:, None, None])
+            return random.randint(0, img_h - h), random.randint(0, img_w - w), h, w, v
+        return 0, 0, img_h, img_w, img
+
+    def __call__(self, img):
+        if random.random() >= self.p:
+            return img
+        value = None if isinstance(self.value, str) else (
+            [float(self.value)] if isinstance(self.value, numbers.Number) else [float(v) for v in self.value])
+        channels = F.get_image_num_channels(img)
+        if value is not None and len(value) not in (1, channels):
+            raise ValueError("If value is a sequence, it should have either a single value or "
+                             f"{channels} (number of input channels)")
+        i, j, h, w, v = self.get_params(img, self.scale, self.ratio, value)
+        if v is img:
+            return img
+        return F.erase(img, i, j, h, w, v, self.inplace)

@@ -58,6 +58,26 @@ def test_random_transforms_apply_their_params(seed):
     assert -25 <= angle <= 25 and same(out, F.rotate(IMG, angle, fill=0))
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_affine_and_erasing_apply_their_params(seed):
+    random.seed(seed)
+    out = T.RandomAffine(20, translate=(0.2, 0.1), scale=(0.8, 1.2), shear=(-5, 5, -3, 3), fill=4)(IMG)
+    random.seed(seed)
+    params = T.RandomAffine.get_params([-20, 20], (0.2, 0.1), (0.8, 1.2), [-5, 5, -3, 3], [31, 23])
+    assert abs(params[1][0]) <= round(0.2 * 31) and abs(params[1][1]) <= round(0.1 * 23)
+    assert same(out, F.affine(IMG, *params, fill=4))
+    x = jt.array(np.random.default_rng(seed).standard_normal((3, 23, 31)).astype(np.float32))
+    before = x.numpy().copy()
+    random.seed(seed)
+    out = T.RandomErasing(p=1.0, value=(1, 2, 3))(x)
+    random.seed(seed)
+    random.random()  # the p draw
+    i, j, h, w, v = T.RandomErasing.get_params(x, (0.02, 0.33), (0.3, 3.3), [1.0, 2.0, 3.0])
+    want = before.copy()
+    want[:, i:i + h, j:j + w] = v
+    assert np.array_equal(out.numpy(), want) and np.array_equal(x.numpy(), before)  # x itself untouched
+
+
 def test_flip_probabilities_follow_python_random():
     random.seed(3)
     flips = [same(T.RandomHorizontalFlip(0.3)(IMG), F.hflip(IMG)) for _ in range(400)]

@@ -169,6 +169,23 @@ CASES = [
         "BILINEAR, expand=True, fill=(9, 8, 7))(img)", variant="expand_fill_bilinear"),
     pil("torchvision.transforms.RandomRotation", "T.RandomRotation((90, 90), center=(2, 3))(img)", variant="center"),
     pil("torchvision.transforms.functional.rotate", "TF.rotate(img, 17.5, fill=3)"),
+    # angles, scales and shears exact in float32: torch draws them as float32 (uniform_ on an empty(1))
+    pil("torchvision.transforms.RandomAffine", "T.RandomAffine((30, 30))(img)"),
+    pil("torchvision.transforms.RandomAffine", "T.RandomAffine((-20, -20), translate=(0, 0), scale=(1.25, 1.25), "
+        "shear=(10.5, 10.5, -4, -4), interpolation=T.InterpolationMode.BILINEAR, fill=(5, 6, 7))(img)",
+        variant="scale_shear_fill"),
+    pil("torchvision.transforms.RandomAffine", "T.RandomAffine(0, shear=(8, 8), center=(1, 2))(img)", GRAY,
+        variant="gray_center"),
+    pil("torchvision.transforms.functional.affine", "TF.affine(img, 15.0, [2, -1], 0.75, [5.0, 3.0])"),
+    pil("torchvision.transforms.functional.affine", "TF.affine(img, -7.5, (1, 1), 1.5, 12.0, "
+        "interpolation=T.InterpolationMode.BICUBIC, fill=9)", variant="bicubic"),
+    tensor("torchvision.transforms.functional.erase", "out = TF.erase(x, 1, 2, 3, 4, y)",
+           {"x": "f32[3,7,9]", "y": "f32[3,3,4]"}),
+    tensor("torchvision.transforms.functional.erase", "out = TF.erase(x, 0, 5, 7, 4, torch.tensor([0.5, -1.0, 2.0])"
+           "[:, None, None])", {"x": "f32[2,3,7,9]"}, variant="batch_per_channel"),
+    tensor("torchvision.transforms.RandomErasing", "out = T.RandomErasing(p=1.0, scale=(1.0, 1.0), ratio=(1.0, 1.0),"
+           " value=3)(x)", variant="no_box_fits"),
+    tensor("torchvision.transforms.RandomErasing", "out = T.RandomErasing(p=0.0)(x)", variant="p0"),
     # -- colour
     pil("torchvision.transforms.ColorJitter", "T.ColorJitter(brightness=(1.3, 1.3))(img)", variant="brightness"),
     pil("torchvision.transforms.ColorJitter", "T.ColorJitter(contrast=(0.6, 0.6))(img)", variant="contrast"),
