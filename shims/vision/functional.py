@@ -17,7 +17,8 @@ __all__ = [
     "pil_to_tensor", "to_pil_image", "normalize", "resize", "pad", "crop", "center_crop",
     "resized_crop", "hflip", "vflip", "five_crop", "ten_crop", "adjust_brightness",
     "adjust_contrast", "adjust_saturation", "adjust_hue", "adjust_gamma", "rotate", "to_grayscale",
-    "rgb_to_grayscale", "invert", "affine", "erase",
+    "rgb_to_grayscale", "invert", "affine", "erase", "posterize", "solarize", "adjust_sharpness",
+    "autocontrast", "equalize",
 ]
 
 
@@ -439,6 +440,37 @@ def invert(img):
     """PIL's ``ImageOps.invert``."""
     _check_image(img, "invert", pil_only=True)
     return ImageOps.invert(img)
+
+
+def posterize(img, bits: int):
+    """PIL's ``ImageOps.posterize``: keep the ``bits`` high bits of each channel."""
+    if not 0 <= bits <= 8:
+        raise ValueError(f"The number if bits should be between 0 and 8. Got {bits}")
+    _check_image(img, "posterize", pil_only=True)
+    return ImageOps.posterize(img, bits)
+
+
+def solarize(img, threshold: float):
+    """PIL's ``ImageOps.solarize``: invert the pixels at or above ``threshold``."""
+    _check_image(img, "solarize", pil_only=True)
+    return ImageOps.solarize(img, threshold)
+
+
+def adjust_sharpness(img, sharpness_factor: float):
+    """PIL's ``ImageEnhance.Sharpness``, as torchvision's PIL backend."""
+    return _enhance(ImageEnhance.Sharpness, img, sharpness_factor)
+
+
+def autocontrast(img):
+    """PIL's ``ImageOps.autocontrast``."""
+    _check_image(img, "autocontrast", pil_only=True)
+    return ImageOps.autocontrast(img)
+
+
+def equalize(img):
+    """PIL's ``ImageOps.equalize``."""
+    _check_image(img, "equalize", pil_only=True)
+    return ImageOps.equalize(img)
 
 
 def _inverse_affine_matrix(center, angle, translate, scale, shear) -> list:

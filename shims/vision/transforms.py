@@ -22,7 +22,9 @@ __all__ = [
     "InterpolationMode", "Compose", "ToTensor", "PILToTensor", "ToPILImage", "Normalize", "Resize",
     "CenterCrop", "Pad", "Lambda", "RandomApply", "RandomChoice", "RandomOrder", "RandomCrop",
     "RandomHorizontalFlip", "RandomVerticalFlip", "RandomResizedCrop", "FiveCrop", "TenCrop",
-    "ColorJitter", "RandomRotation", "Grayscale", "RandomGrayscale", "RandomAffine", "RandomErasing", "functional",
+    "ColorJitter", "RandomRotation", "Grayscale", "RandomGrayscale", "RandomAffine", "RandomErasing",
+    "RandomInvert", "RandomAutocontrast", "RandomEqualize",
+    "RandomPosterize", "RandomSolarize", "RandomAdjustSharpness", "functional",
 ]
 functional = F
 
@@ -201,24 +203,84 @@ class RandomCrop(_Simple):
         return F.crop(img, *self.get_params(img, self.size))
 
 
-class RandomHorizontalFlip(_Simple):
+class _RandomOp(_Simple):
+    """``_fn(img, *stored arguments)`` with probability ``p`` (one ``random.random()`` draw)."""
+
+    _args: tuple = ()
+
+    def __init__(self, *args, p=0.5):
+        if len(args) != len(self._args):
+            raise TypeError(f"{type(self).__name__} takes {', '.join(self._args) or 'no arguments'} and p")
+        vars(self).update(zip(self._args, args))
+        self.p = p
+
+    def __call__(self, img):
+        if random.random() < self.p:
+            return type(self)._fn(img, *(getattr(self, a) for a in self._args))
+        return img
+
+
+class RandomHorizontalFlip(_RandomOp):
     """Mirror left-right with probability ``p``."""
 
+    _fn = staticmethod(F.hflip)
+
     def __init__(self, p=0.5):
-        self.p = p
-
-    def __call__(self, img):
-        return F.hflip(img) if random.random() < self.p else img
+        super().__init__(p=p)
 
 
-class RandomVerticalFlip(_Simple):
+class RandomVerticalFlip(_RandomOp):
     """Mirror top-bottom with probability ``p``."""
 
-    def __init__(self, p=0.5):
-        self.p = p
+    _fn = staticmethod(F.vflip)
 
-    def __call__(self, img):
-        return F.vflip(img) if random.random() < self.p else img
+    def __init__(self, p=0.5):
+        super().__init__(p=p)
+
+
+class RandomInvert(RandomHorizontalFlip):
+    """``functional.invert`` with probability ``p``."""
+
+    _fn = staticmethod(F.invert)
+
+
+class RandomAutocontrast(RandomHorizontalFlip):
+    """``functional.autocontrast`` with probability ``p``."""
+
+    _fn = staticmethod(F.autocontrast)
+
+
+class RandomEqualize(RandomHorizontalFlip):
+    """``functional.equalize`` with probability ``p``."""
+
+    _fn = staticmethod(F.equalize)
+
+
+class RandomPosterize(_RandomOp):
+    """``functional.posterize(img, bits)`` with probability ``p``."""
+
+    _fn, _args = staticmethod(F.posterize), ("bits",)
+
+    def __init__(self, bits, p=0.5):
+        super().__init__(bits, p=p)
+
+
+class RandomSolarize(_RandomOp):
+    """``functional.solarize(img, threshold)`` with probability ``p``."""
+
+    _fn, _args = staticmethod(F.solarize), ("threshold",)
+
+    def __init__(self, threshold, p=0.5):
+        super().__init__(threshold, p=p)
+
+
+class RandomAdjustSharpness(_RandomOp):
+    """``functional.adjust_sharpness(img, sharpness_factor)`` with probability ``p``."""
+
+    _fn, _args = staticmethod(F.adjust_sharpness), ("sharpness_factor",)
+
+    def __init__(self, sharpness_factor, p=0.5):
+        super().__init__(sharpness_factor, p=p)
 
 
 class RandomResizedCrop(_Simple):
