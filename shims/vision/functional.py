@@ -18,7 +18,7 @@ __all__ = [
     "resized_crop", "hflip", "vflip", "five_crop", "ten_crop", "adjust_brightness",
     "adjust_contrast", "adjust_saturation", "adjust_hue", "adjust_gamma", "rotate", "to_grayscale",
     "rgb_to_grayscale", "invert", "affine", "erase", "posterize", "solarize", "adjust_sharpness",
-    "autocontrast", "equalize",
+    "autocontrast", "equalize", "gaussian_blur", "convert_image_dtype",
 ]
 
 
@@ -530,3 +530,67 @@ def erase(img, i: int, j: int, h: int, w: int, v, inplace: bool = False):
         img.assign(out)
         return img
     return out
+
+
+def _gaussian_kernel1d(size: int, sigma: float) -> np.ndarray:
+    half = (size - 1) * 0.5
+    x = np.linspace(-half, half, size, dtype=np.float32)
+    pdf = np.exp(np.float32(-0.5) * (x / np.float32(sigma)) ** 2)
+    return pdf / pdf.sum()
+
+
+def gaussian_blur(img, kernel_size, sigma=None):
+    """torchvision's ``gaussian_blur``: a float32 Gaussian kernel (``sigma`` defaults to
+    ``0.15 * k + 0.35``), reflect padding, rounding back to integers.  PIL images and numpy
+    arrays; a Var is blurred through numpy (not differentiable)."""
+    ks = [kernel_size, kernel_size] if isinstance(kernel_size, int) else list(kernel_size)
+    if len(ks) != 2 or any(k % 2 == 0 or k < 0 for k in ks):
+        raise ValueError(f"kernel_size should have odd and positive integers. Got {kernel_size}")
+    sig = [k * 0.15 + 0.35 for k in ks] if sigma is None else (
+        [float(sigma)] * 2 if isinstance(sigma, (int, float)) else list(sigma) * (2 if len(sigma) == 1 else 1))
+    if len(sig) != 2 or any(s <= 0 for s in sig):
+        raise ValueError(f"sigma should be one or two positive values. Got {sigma}")
+    _check_image(img, "gaussian_blur")
+    arr = (_pil_array(img).transpose(2, 0, 1) if _is_pil(img)
+           else img.numpy() if isinstance(img, jt.Var) else np.asarray(img))
+    work = arr.astype(np.float32) if arr.dtype.kind != "f" else arr
+    kernel = np.outer(_gaussian_kernel1d(ks[1], sig[1]), _gaussian_kernel1d(ks[0], sig[0])).astype(work.dtype)
+    px, py = ks[0] // 2, ks[1] // 2
+    padded = np.pad(work, [(0, 0)] * (work.ndim - 2) + [(py, py), (px, px)], mode="reflect")
+    h, w = work.shape[-2:]
+    out = np.zeros_like(work)
+    for dy in range(ks[1]):
+        for dx in range(ks[0]):
+            out += kernel[dy, dx] * padded[..., dy:dy + h, dx:dx + w]
+    if arr.dtype.kind != "f":
+        out = np.round(out).astype(arr.dtype)
+    if _is_pil(img):
+        return to_pil_image(out.transpose(1, 2, 0), mode=img.mode)
+    return jt.array(out) if isinstance(img, jt.Var) else out
+
+
+_INT_MAX = {np.dtype(np.uint8): 255, np.dtype(np.int8): 127, np.dtype(np.int16): 32767,
+            np.dtype(np.int32): 2 ** 31 - 1, np.dtype(np.int64): 2 ** 63 - 1}
+
+
+def convert_image_dtype(image, dtype=jt.float32):
+    """torchvision's ``convert_image_dtype`` of a Var: integers scale to [0, 1] floats, floats
+    to integers by ``x * (max + 1 - 1e-3)``, integers to integers by a power-of-two factor."""
+    if not isinstance(image, jt.Var):
+        raise TypeError("Input img should be Tensor Image")
+    src, dst = np.dtype(str(image.dtype)), np.dtype(str(jt.dtype(dtype) if not isinstance(dtype, str) else dtype))
+    if src == dst:
+        return image
+    if src.kind == "f":
+        if dst.kind == "f":
+            return image.cast(str(dst))
+        if (src == np.float32 and dst in (np.int32, np.int64)) or (src == np.float64 and dst == np.int64):
+            raise RuntimeError(f"The cast from {src} to {dst} cannot be performed safely.")
+        return (image * (float(_INT_MAX[dst]) + 1.0 - 1e-3)).cast(str(dst))
+    in_max = float(_INT_MAX[src])
+    if dst.kind == "f":
+        return image.cast(str(dst)) / in_max
+    out_max = float(_INT_MAX[dst])
+    if in_max > out_max:
+        return (image // int((in_max + 1) // (out_max + 1))).cast(str(dst))
+    return image.cast(str(dst)) * int((out_max + 1) // (in_max + 1))

@@ -24,7 +24,7 @@ __all__ = [
     "RandomHorizontalFlip", "RandomVerticalFlip", "RandomResizedCrop", "FiveCrop", "TenCrop",
     "ColorJitter", "RandomRotation", "Grayscale", "RandomGrayscale", "RandomAffine", "RandomErasing",
     "RandomInvert", "RandomAutocontrast", "RandomEqualize",
-    "RandomPosterize", "RandomSolarize", "RandomAdjustSharpness", "functional",
+    "RandomPosterize", "RandomSolarize", "RandomAdjustSharpness", "GaussianBlur", "ConvertImageDtype", "functional",
 ]
 functional = F
 
@@ -514,3 +514,38 @@ class RandomErasing(_Simple):
         if v is img:
             return img
         return F.erase(img, i, j, h, w, v, self.inplace)
+
+
+class GaussianBlur(_Simple):
+    """torchvision's ``GaussianBlur``: sigma drawn uniformly from ``sigma`` per call."""
+
+    def __init__(self, kernel_size, sigma=(0.1, 2.0)):
+        self.kernel_size = F._pair(kernel_size)
+        if any(k <= 0 or k % 2 == 0 for k in self.kernel_size):
+            raise ValueError("Kernel size value should be an odd and positive number.")
+        if isinstance(sigma, numbers.Number):
+            if sigma <= 0:
+                raise ValueError("If sigma is a single number, it must be positive.")
+            sigma = (sigma, sigma)
+        elif not (isinstance(sigma, (list, tuple)) and len(sigma) == 2 and 0.0 < sigma[0] <= sigma[1]):
+            raise ValueError("sigma should be a single number or a (min, max) pair of positive values.")
+        self.sigma = sigma
+
+    @staticmethod
+    def get_params(sigma_min, sigma_max):
+        """The sigma, uniform in [sigma_min, sigma_max]."""
+        return random.uniform(sigma_min, sigma_max)
+
+    def __call__(self, img):
+        sigma = self.get_params(self.sigma[0], self.sigma[1])
+        return F.gaussian_blur(img, list(self.kernel_size), [sigma, sigma])
+
+
+class ConvertImageDtype(_Simple):
+    """``functional.convert_image_dtype`` to a fixed dtype."""
+
+    def __init__(self, dtype):
+        self.dtype = dtype
+
+    def __call__(self, image):
+        return F.convert_image_dtype(image, self.dtype)

@@ -218,6 +218,20 @@ CASES = [
     pil("torchvision.transforms.RandomGrayscale", "T.RandomGrayscale(p=0.0)(img)", variant="p0"),
     pil("torchvision.transforms.functional.to_grayscale", "TF.to_grayscale(img, 3)"),
     pil("torchvision.transforms.functional.rgb_to_grayscale", "TF.rgb_to_grayscale(img)"),
+    # the blur sums 9-25 float32 products in another order than torch's conv2d, then rounds:
+    # a sum within an ulp of .5 may round the other way (1 grey level)
+    pil("torchvision.transforms.GaussianBlur", "T.GaussianBlur(3, sigma=(0.75, 0.75))(img)",
+        atol=1, rtol=0, why="float32 sums in another order, then rounding to uint8"),
+    pil("torchvision.transforms.GaussianBlur", "T.GaussianBlur((5, 3), sigma=1.5)(img)", GRAY, variant="rect_gray",
+        atol=1, rtol=0, why="float32 sums in another order, then rounding to uint8"),
+    pil("torchvision.transforms.functional.gaussian_blur", "TF.gaussian_blur(img, [3, 5])",
+        atol=1, rtol=0, why="float32 sums in another order, then rounding to uint8"),
+    tensor("torchvision.transforms.functional.gaussian_blur", "out = TF.gaussian_blur(x, [5, 5], [1.0, 2.0])",
+           variant="float_tensor", rtol=1e-5, atol=1e-6, why="25 float32 products summed in another order"),
+    tensor("torchvision.transforms.ConvertImageDtype", "out = T.ConvertImageDtype(torch.float32)(x)",
+           {"x": "u8<0,256>[3,4,5]"}, **FLOAT),
+    tensor("torchvision.transforms.functional.convert_image_dtype", "out = TF.convert_image_dtype(x, torch.uint8)",
+           {"x": "u01[3,4,5]"}),
     # -- random containers, where the draw cannot matter
     pil("torchvision.transforms.RandomApply", "T.RandomApply([T.Grayscale(3), T.Pad(1)], p=1.0)(img)"),
     pil("torchvision.transforms.RandomApply", "T.RandomApply([T.Grayscale(3)], p=0.0)(img)", variant="p0"),
