@@ -23,32 +23,51 @@ from shims.data import Dataset
 
 from ._safe_pickle import load_numpy_pickle
 
-__all__ = ["VisionDataset", "MNIST", "FashionMNIST", "KMNIST", "CIFAR10", "CIFAR100", "DatasetFolder",
-           "ImageFolder", "IMG_EXTENSIONS", "default_loader", "pil_loader", "find_classes",
+__all__ = ["VisionDataset", "StandardTransform", "MNIST", "FashionMNIST", "KMNIST", "CIFAR10", "CIFAR100",
+           "DatasetFolder", "ImageFolder", "IMG_EXTENSIONS", "default_loader", "pil_loader", "find_classes",
            "make_dataset", "has_file_allowed_extension", "is_image_file"]
 
 
-class VisionDataset(Dataset):
-    """``root``, ``transform`` and ``target_transform``, as torchvision's base class."""
+class StandardTransform:
+    """``transform`` on the sample and ``target_transform`` on the target, as one callable."""
 
-    def __init__(self, root=None, transforms=None, transform=None, target_transform=None):
-        if transforms is not None and (transform is not None or target_transform is not None):
-            raise ValueError("Only transforms or transform/target_transform can be passed as argument")
-        self.root = os.path.expanduser(root) if isinstance(root, (str, os.PathLike)) else root
-        self.transform, self.target_transform, self.transforms = transform, target_transform, transforms
+    def __init__(self, transform=None, target_transform=None):
+        self.transform, self.target_transform = transform, target_transform
 
-    def _apply(self, sample, target):
-        if self.transforms is not None:
-            return self.transforms(sample, target)
+    def __call__(self, sample, target):
         if self.transform is not None:
             sample = self.transform(sample)
         if self.target_transform is not None:
             target = self.target_transform(target)
         return sample, target
 
+
+class VisionDataset(Dataset):
+    """torchvision's base class: ``root``, ``transform``, ``target_transform`` and ``transforms``
+    (a :class:`StandardTransform` of the two when they are given)."""
+
+    _repr_indent = 4
+
+    def __init__(self, root=None, transforms=None, transform=None, target_transform=None):
+        if transforms is not None and (transform is not None or target_transform is not None):
+            raise ValueError("Only transforms or transform/target_transform can be passed as argument")
+        self.root = os.path.expanduser(root) if isinstance(root, (str, os.PathLike)) else root
+        self.transform, self.target_transform = transform, target_transform
+        if transforms is None and (transform is not None or target_transform is not None):
+            transforms = StandardTransform(transform, target_transform)
+        self.transforms = transforms
+
+    def _apply(self, sample, target):
+        return (sample, target) if self.transforms is None else self.transforms(sample, target)
+
+    def extra_repr(self) -> str:
+        """Extra lines for ``repr`` (subclasses override)."""
+        return ""
+
     def __repr__(self) -> str:
         body = [f"Number of datapoints: {len(self)}"] + ([f"Root location: {self.root}"] if self.root else [])
-        return "\n".join([f"Dataset {type(self).__name__}", *("    " + b for b in body)])
+        body += self.extra_repr().splitlines()
+        return "\n".join([f"Dataset {type(self).__name__}", *(" " * self._repr_indent + b for b in body)])
 
 
 def _missing(what: str, where: str, download: bool) -> FileNotFoundError:

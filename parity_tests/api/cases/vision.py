@@ -252,6 +252,25 @@ CASES = [
     folder("torchvision.datasets.ImageFolder", "datasets.ImageFolder(root, transform=T.ToTensor())"),
     folder("torchvision.datasets.ImageFolder", "datasets.ImageFolder(root, transform=T.ToTensor(), "
            "is_valid_file=lambda p: p.endswith('.png'), allow_empty=True)", variant="is_valid_file"),
+    case(A, "torchvision.datasets.VisionDataset",
+         "class Pairs(datasets.VisionDataset):\n"
+         "    def __init__(self, root, data, **kw):\n"
+         "        super().__init__(root, **kw)\n"
+         "        self.data = data\n"
+         "    def __len__(self):\n"
+         "        return len(self.data)\n"
+         "    def __getitem__(self, i):\n"
+         "        return self.transforms(Image.fromarray(self.data[i]), i) if self.transforms else (self.data[i], i)\n"
+         "ds = Pairs('r', x.numpy(), transform=T.ToTensor(), target_transform=lambda t: 3 * t)\n"
+         "out = [len(ds), ds.root == 'r'] + [v for i in range(len(ds)) for v in ds[i]]",
+         {"x": "u8<0,256>[3,4,5]"}, grad=False, extra_prelude=PRELUDE, **FLOAT),
+    case(A, "torchvision.datasets.folder.make_dataset",
+         _FOLDER + "    from torchvision.datasets.folder import make_dataset, find_classes, is_image_file\n"
+         "    classes, idx = find_classes(root)\n"
+         "    found = make_dataset(root, idx, extensions=('.png',))\n"
+         "    out = [len(classes), len(found)] + [t for _, t in found] + [is_image_file(p) for p, _ in found]\n"
+         "    out += [len(os.path.relpath(p, root)) for p, _ in found]",
+         {"x": "u8<0,256>[6,5,4,3]"}, grad=False, extra_prelude=PRELUDE),
     folder("torchvision.datasets.DatasetFolder", "datasets.DatasetFolder(root, loader=lambda p: TF.to_tensor("
            "Image.open(p).convert('L')), extensions=('.png', '.jpg'), target_transform=lambda t: t * 10)"),
 ]
