@@ -271,6 +271,40 @@ CASES = [
          "    out = [len(classes), len(found)] + [t for _, t in found] + [is_image_file(p) for p, _ in found]\n"
          "    out += [len(os.path.relpath(p, root)) for p, _ in found]",
          {"x": "u8<0,256>[6,5,4,3]"}, grad=False, extra_prelude=PRELUDE),
+    case(A, "torchvision.datasets.folder.find_classes",
+         _FOLDER + "    from torchvision.datasets.folder import find_classes\n"
+         "    classes, idx = find_classes(root)\n"
+         "    out = [len(c) for c in classes] + [idx[c] for c in classes]",
+         {"x": "u8<0,256>[6,5,4,3]"}, grad=False, extra_prelude=PRELUDE),
+    case(A, "torchvision.datasets.folder.has_file_allowed_extension",
+         "from torchvision.datasets.folder import has_file_allowed_extension, is_image_file, IMG_EXTENSIONS\n"
+         "names = ['a.PNG', 'b.jpeg', 'c.txt', 'd.png.bak', 'e.WebP', 'f.tif']\n"
+         "out = [has_file_allowed_extension(n, ('.png', '.txt')) for n in names] + [is_image_file(n) for n in names]"
+         " + [has_file_allowed_extension(n, '.tif') for n in names] + [len(IMG_EXTENSIONS)]",
+         grad=False, extra_prelude=PRELUDE),
+    case(A, "torchvision.datasets.folder.is_image_file",
+         "from torchvision.datasets.folder import is_image_file\nout = [is_image_file(n) for n in "
+         "['x.JPG', 'x.ppm', 'x.pgm', 'x.gif', 'x.bmp', 'x']]", grad=False, extra_prelude=PRELUDE),
+    case(A, "torchvision.datasets.folder.IMG_EXTENSIONS",
+         "from torchvision.datasets.folder import IMG_EXTENSIONS\nout = [ord(ch) for e in IMG_EXTENSIONS for ch in e]",
+         grad=False, extra_prelude=PRELUDE),
+    case(A, "torchvision.datasets.folder.default_loader",
+         "from torchvision.datasets.folder import default_loader\n"
+         "with tempfile.TemporaryDirectory() as root:\n"
+         "    Image.fromarray(x.numpy(), 'LA').save(os.path.join(root, 'a.png'))\n"
+         "    img = default_loader(os.path.join(root, 'a.png'))\n"
+         "    out = [img.mode == 'RGB', torch.from_numpy(np.array(img))]",
+         {"x": "u8<0,256>[5,6,2]"}, grad=False, extra_prelude=PRELUDE),
+    case(A, "torchvision.datasets.folder.pil_loader",
+         "from torchvision.datasets.folder import pil_loader\n"
+         "with tempfile.TemporaryDirectory() as root:\n"
+         "    Image.fromarray(x.numpy()).save(os.path.join(root, 'a.bmp'))\n"
+         "    out = torch.from_numpy(np.array(pil_loader(os.path.join(root, 'a.bmp'))))",
+         {"x": "u8<0,256>[5,6]"}, grad=False, extra_prelude=PRELUDE),
+    folder("torchvision.datasets.folder.ImageFolder", "torchvision.datasets.folder.ImageFolder(root, "
+           "transform=T.PILToTensor())"),
+    folder("torchvision.datasets.folder.DatasetFolder", "torchvision.datasets.folder.DatasetFolder(root, "
+           "lambda p: TF.to_tensor(Image.open(p)), extensions='.png')"),
     folder("torchvision.datasets.DatasetFolder", "datasets.DatasetFolder(root, loader=lambda p: TF.to_tensor("
            "Image.open(p).convert('L')), extensions=('.png', '.jpg'), target_transform=lambda t: t * 10)"),
 ]
