@@ -35,8 +35,8 @@ TORCH_SIDE = TorchSide(ROOT / "parity_tests" / "torch_side" / "vision_models.py"
 JT_NAMES = {"Conv": "Conv2d", "relu": "ReLU", "relu6": "ReLU6"}
 LAYOUT_MODELS = ["vgg11", "vgg11_bn", "vgg13", "vgg13_bn", "vgg16", "vgg16_bn", "vgg19", "vgg19_bn", "resnet18",
                  "resnet34", "resnet50", "resnet101", "resnet152", "alexnet", "squeezenet1_0", "squeezenet1_1",
-                 "mobilenet_v2"]
-NUMERIC = ["resnet18", "resnet50", "squeezenet1_1", "mobilenet_v2", "vgg16_features"]
+                 "mobilenet_v2", "densenet121", "densenet161", "densenet169", "densenet201"]
+NUMERIC = ["resnet18", "resnet50", "squeezenet1_1", "mobilenet_v2", "densenet121", "vgg16_features"]
 SLICES = [(0, 4), (4, 9), (9, 16), (16, 23), (23, 31)]
 
 
@@ -127,7 +127,7 @@ def _init_stats_close(got: np.ndarray, want: np.ndarray, what: str) -> None:
     assert abs(float(got.std()) - sd) < 6 * sd / np.sqrt(2 * n) * np.sqrt(2), what
 
 
-@pytest.mark.parametrize("name", ["resnet18", "squeezenet1_1", "mobilenet_v2", "vgg16_features"])
+@pytest.mark.parametrize("name", ["resnet18", "squeezenet1_1", "mobilenet_v2", "densenet121", "vgg16_features"])
 def test_initialisation_is_torchvisions(ref, name):
     """Weights and biases of a fresh shims model against the torch-initialised ones (batch
     norms are skipped: the torch side randomised them); tensors under 256 values are too

@@ -19,10 +19,11 @@ from torchvision import models
 
 LAYOUT = ["vgg11", "vgg11_bn", "vgg13", "vgg13_bn", "vgg16", "vgg16_bn", "vgg19", "vgg19_bn", "resnet18",
           "resnet34", "resnet50", "resnet101", "resnet152", "alexnet", "squeezenet1_0", "squeezenet1_1",
-          "mobilenet_v2"]
+          "mobilenet_v2", "densenet121", "densenet161", "densenet169", "densenet201"]
 #: model -> input shape of the numeric check (small: this runs on a CPU)
 NUMERIC = {"resnet18": (1, 3, 64, 64), "resnet50": (1, 3, 32, 32), "squeezenet1_1": (1, 3, 64, 64),
-           "mobilenet_v2": (1, 3, 32, 32), "vgg16_features": (1, 3, 32, 32)}
+           "mobilenet_v2": (1, 3, 32, 32), "densenet121": (1, 3, 32, 32),
+           "vgg16_features": (1, 3, 32, 32)}
 #: the MCCNet/AdaIN-style encoder: vgg16.features cut into slices, each run on the previous one's output
 SLICES = [(0, 4), (4, 9), (9, 16), (16, 23), (23, 31)]
 

@@ -12,12 +12,16 @@ from __future__ import annotations
 
 import enum
 import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Dict, Optional
 from urllib.parse import urlparse
 
 __all__ = ["Weights", "WeightsEnum", "hub_checkpoint_dir"]
+
+#: where torchvision downloads its weights from (only the file names matter here)
+URL = "https://download.pytorch.org/models/"
 
 
 @dataclass(frozen=True)
@@ -74,6 +78,17 @@ class WeightsEnum(enum.Enum):
                 f"download: fetch {self.url} and place it there as {self.file_name} (the file torchvision "
                 f"caches; $TORCH_HOME moves the cache)")
         return load(path, to="numpy")
+
+
+def make_enum(name: str, v1: str, v2: Optional[str] = None, **extra: str):
+    """A weights enum as torchvision declares it: ``IMAGENET1K_V1`` (file ``v1``), ``IMAGENET1K_V2``
+    when given, ``extra`` members (name -> file), and ``DEFAULT``, the newest of V1/V2."""
+    members = {"IMAGENET1K_V1": Weights(URL + v1)}
+    if v2:
+        members["IMAGENET1K_V2"] = Weights(URL + v2)
+    members.update({k: Weights(URL + f) for k, f in extra.items()})
+    members["DEFAULT"] = Weights(URL + (v2 or v1))
+    return WeightsEnum(name, members, module=sys._getframe(1).f_globals.get("__name__"))
 
 
 def hub_checkpoint_dir() -> Path:

@@ -7,13 +7,10 @@ from typing import Optional
 import jittor as jt
 
 from ... import nn as snn
-from ._weights import Weights, WeightsEnum, build, resolve
+from ._weights import build, make_enum, resolve
 
 __all__ = ["AlexNet", "alexnet", "AlexNet_Weights", "SqueezeNet", "Fire", "squeezenet1_0", "squeezenet1_1",
            "SqueezeNet1_0_Weights", "SqueezeNet1_1_Weights"]
-
-_URL = "https://download.pytorch.org/models/"
-
 
 class AlexNet(snn.Module):
     """torchvision's ``AlexNet(num_classes=1000, dropout=0.5)``; layers keep their default
@@ -106,14 +103,9 @@ class SqueezeNet(snn.Module):
         return x.reshape(x.shape[0], -1)
 
 
-AlexNet_Weights = WeightsEnum("AlexNet_Weights", {"IMAGENET1K_V1": Weights(_URL + "alexnet-owt-7be5be79.pth"),
-                                                  "DEFAULT": Weights(_URL + "alexnet-owt-7be5be79.pth")})
-SqueezeNet1_0_Weights = WeightsEnum("SqueezeNet1_0_Weights", {
-    "IMAGENET1K_V1": Weights(_URL + "squeezenet1_0-b66bff10.pth"),
-    "DEFAULT": Weights(_URL + "squeezenet1_0-b66bff10.pth")})
-SqueezeNet1_1_Weights = WeightsEnum("SqueezeNet1_1_Weights", {
-    "IMAGENET1K_V1": Weights(_URL + "squeezenet1_1-b8a52dc0.pth"),
-    "DEFAULT": Weights(_URL + "squeezenet1_1-b8a52dc0.pth")})
+AlexNet_Weights = make_enum("AlexNet_Weights", "alexnet-owt-7be5be79.pth")
+SqueezeNet1_0_Weights = make_enum("SqueezeNet1_0_Weights", "squeezenet1_0-b66bff10.pth")
+SqueezeNet1_1_Weights = make_enum("SqueezeNet1_1_Weights", "squeezenet1_1-b8a52dc0.pth")
 
 
 def alexnet(weights=None, progress: bool = True, *, pretrained: Optional[bool] = None, **kwargs) -> AlexNet:

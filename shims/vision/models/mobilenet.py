@@ -8,12 +8,9 @@ from typing import List, Optional
 import jittor as jt
 
 from ... import nn as snn
-from ._weights import Weights, WeightsEnum, build, resolve
+from ._weights import build, make_enum, resolve
 
 __all__ = ["MobileNetV2", "InvertedResidual", "Conv2dNormActivation", "mobilenet_v2", "MobileNet_V2_Weights"]
-
-_URL = "https://download.pytorch.org/models/"
-
 
 def _make_divisible(v: float, divisor: int, min_value: Optional[int] = None) -> int:
     """torchvision's channel rounding: to a multiple of ``divisor``, never down by more than 10%."""
@@ -121,10 +118,8 @@ class MobileNetV2(snn.Module):
         return self.classifier(x)
 
 
-MobileNet_V2_Weights = WeightsEnum("MobileNet_V2_Weights", {
-    "IMAGENET1K_V1": Weights(_URL + "mobilenet_v2-b0353104.pth"),
-    "IMAGENET1K_V2": Weights(_URL + "mobilenet_v2-7ebf99e0.pth"),
-    "DEFAULT": Weights(_URL + "mobilenet_v2-7ebf99e0.pth")})
+MobileNet_V2_Weights = make_enum("MobileNet_V2_Weights", "mobilenet_v2-b0353104.pth",
+                                 "mobilenet_v2-7ebf99e0.pth")
 
 
 def mobilenet_v2(weights=None, progress: bool = True, *, pretrained: Optional[bool] = None,

@@ -12,15 +12,12 @@ from typing import List, Optional
 import jittor as jt
 
 from ... import nn as snn
-from ._weights import Weights, WeightsEnum, build, resolve
+from ._weights import build, make_enum, resolve
 from .vgg import init_conv_bn_linear
 
 __all__ = ["ResNet", "BasicBlock", "Bottleneck", "conv3x3", "conv1x1", "resnet18", "resnet34", "resnet50",
            "resnet101", "resnet152", "ResNet18_Weights", "ResNet34_Weights", "ResNet50_Weights",
            "ResNet101_Weights", "ResNet152_Weights"]
-
-_URL = "https://download.pytorch.org/models/"
-
 
 def conv3x3(in_planes: int, out_planes: int, stride: int = 1, groups: int = 1, dilation: int = 1):
     """torchvision's 3x3 convolution with padding, no bias."""
@@ -152,19 +149,11 @@ class ResNet(snn.Module):
         return self.fc(x.reshape(x.shape[0], -1))
 
 
-def _enum(name: str, v1: str, v2: Optional[str] = None):
-    members = {"IMAGENET1K_V1": Weights(_URL + v1)}
-    if v2:
-        members["IMAGENET1K_V2"] = Weights(_URL + v2)
-    members["DEFAULT"] = Weights(_URL + (v2 or v1))
-    return WeightsEnum(name, members)
-
-
-ResNet18_Weights = _enum("ResNet18_Weights", "resnet18-f37072fd.pth")
-ResNet34_Weights = _enum("ResNet34_Weights", "resnet34-b627a593.pth")
-ResNet50_Weights = _enum("ResNet50_Weights", "resnet50-0676ba61.pth", "resnet50-11ad3fa6.pth")
-ResNet101_Weights = _enum("ResNet101_Weights", "resnet101-63fe2227.pth", "resnet101-cd907fc2.pth")
-ResNet152_Weights = _enum("ResNet152_Weights", "resnet152-394f9c45.pth", "resnet152-f82ba261.pth")
+ResNet18_Weights = make_enum("ResNet18_Weights", "resnet18-f37072fd.pth")
+ResNet34_Weights = make_enum("ResNet34_Weights", "resnet34-b627a593.pth")
+ResNet50_Weights = make_enum("ResNet50_Weights", "resnet50-0676ba61.pth", "resnet50-11ad3fa6.pth")
+ResNet101_Weights = make_enum("ResNet101_Weights", "resnet101-63fe2227.pth", "resnet101-cd907fc2.pth")
+ResNet152_Weights = make_enum("ResNet152_Weights", "resnet152-394f9c45.pth", "resnet152-f82ba261.pth")
 
 
 def _resnet(block, layers, enum_cls, weights, pretrained, progress: bool, kwargs) -> ResNet:

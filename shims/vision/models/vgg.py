@@ -12,14 +12,11 @@ from typing import List, Optional, Union
 import jittor as jt
 
 from ... import nn as snn
-from ._weights import Weights, WeightsEnum, build, resolve
+from ._weights import build, make_enum, resolve
 
 __all__ = ["VGG", "make_layers", "cfgs", "vgg11", "vgg11_bn", "vgg13", "vgg13_bn", "vgg16", "vgg16_bn",
            "vgg19", "vgg19_bn", "VGG11_Weights", "VGG11_BN_Weights", "VGG13_Weights", "VGG13_BN_Weights",
            "VGG16_Weights", "VGG16_BN_Weights", "VGG19_Weights", "VGG19_BN_Weights"]
-
-_URL = "https://download.pytorch.org/models/"
-
 
 def init_conv_bn_linear(module, linear_std: Optional[float] = 0.01) -> None:
     """torchvision's initialisation of VGG (and of ResNet's convs and norms): convolutions
@@ -81,22 +78,16 @@ def make_layers(cfg: List[Union[str, int]], batch_norm: bool = False):
     return snn.Sequential(*layers)
 
 
-def _enum(name: str, file: str):
-    return WeightsEnum(name, {"IMAGENET1K_V1": Weights(_URL + file), "DEFAULT": Weights(_URL + file)})
-
-
-VGG11_Weights = _enum("VGG11_Weights", "vgg11-8a719046.pth")
-VGG11_BN_Weights = _enum("VGG11_BN_Weights", "vgg11_bn-6002323d.pth")
-VGG13_Weights = _enum("VGG13_Weights", "vgg13-19584684.pth")
-VGG13_BN_Weights = _enum("VGG13_BN_Weights", "vgg13_bn-abd245e5.pth")
-VGG16_Weights = WeightsEnum("VGG16_Weights", {
-    "IMAGENET1K_V1": Weights(_URL + "vgg16-397923af.pth"),
-    # torchvision: no classifier weights (NaN), features only, [0, 255]-scaled inputs
-    "IMAGENET1K_FEATURES": Weights(_URL + "vgg16_features-amdegroot-88682ab5.pth"),
-    "DEFAULT": Weights(_URL + "vgg16-397923af.pth")})
-VGG16_BN_Weights = _enum("VGG16_BN_Weights", "vgg16_bn-6c64b313.pth")
-VGG19_Weights = _enum("VGG19_Weights", "vgg19-dcbb9e9d.pth")
-VGG19_BN_Weights = _enum("VGG19_BN_Weights", "vgg19_bn-c79401a0.pth")
+VGG11_Weights = make_enum("VGG11_Weights", "vgg11-8a719046.pth")
+VGG11_BN_Weights = make_enum("VGG11_BN_Weights", "vgg11_bn-6002323d.pth")
+VGG13_Weights = make_enum("VGG13_Weights", "vgg13-19584684.pth")
+VGG13_BN_Weights = make_enum("VGG13_BN_Weights", "vgg13_bn-abd245e5.pth")
+VGG16_Weights = make_enum("VGG16_Weights", "vgg16-397923af.pth",
+                          # torchvision: features only (classifier NaN), inputs scaled to [0, 255]
+                          IMAGENET1K_FEATURES="vgg16_features-amdegroot-88682ab5.pth")
+VGG16_BN_Weights = make_enum("VGG16_BN_Weights", "vgg16_bn-6c64b313.pth")
+VGG19_Weights = make_enum("VGG19_Weights", "vgg19-dcbb9e9d.pth")
+VGG19_BN_Weights = make_enum("VGG19_BN_Weights", "vgg19_bn-c79401a0.pth")
 
 
 def _vgg(cfg: str, batch_norm: bool, enum_cls, weights, pretrained, progress: bool, kwargs) -> VGG:
