@@ -15,6 +15,7 @@ initialisation.  Here:
 * ``pretrained=True`` / ``weights=`` read ``$TORCH_HOME/hub/checkpoints/<torchvision's file>``.
 """
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -165,3 +166,55 @@ def test_pretrained_from_the_torch_hub_cache(ref, tmp_path, monkeypatch):
     with pytest.raises(ValueError, match="weights and pretrained"):
         models.resnet18(weights="DEFAULT", pretrained=True)
     assert models.resnet18(pretrained=False).fc.weight.shape == [1000, 512]
+
+
+def test_densenet_pretrained_file_with_torchvisions_old_keys(ref, tmp_path, monkeypatch):
+    """torchvision's DenseNet files spell ``denselayer1.norm.1.weight`` and, saved before torch
+    0.4.1, have no ``num_batches_tracked``: loading renames the keys (torchvision's
+    ``_load_state_dict``), counts 0 batches (torch's BatchNorm load hook), and the values land
+    where torch's do."""
+    monkeypatch.setenv("TORCH_HOME", str(tmp_path))
+    want = shims.load(ref / "densenet121.pt", to="numpy")
+    old = {re.sub(r"(denselayer\d+\.(?:norm|relu|conv))([12])\.", r"\1.\2.", k): v for k, v in want.items()
+           if not k.endswith("num_batches_tracked")}
+    assert "features.denseblock1.denselayer1.norm.1.weight" in old
+    (tmp_path / "hub" / "checkpoints").mkdir(parents=True)
+    shims.save(old, str(tmp_path / "hub" / "checkpoints" / "densenet121-a639ec97.pth"))
+    got = models.densenet121(weights=models.DenseNet121_Weights.DEFAULT).state_dict()
+    assert list(got) == list(want)
+    for k in ("features.denseblock1.denselayer1.norm1.weight", "features.denseblock4.denselayer16.conv2.weight"):
+        np.testing.assert_array_equal(got[k].numpy(), want[k])
+    assert int(got["features.denseblock2.denselayer3.norm2.num_batches_tracked"].item()) == 0
+
+
+CONVERTED = '''import torch
+import torch.nn as nn
+from torchvision import models
+
+net = models.resnet18(pretrained=True)
+net.eval()
+logits = net(x)
+
+vgg = models.vgg16().features
+vgg.load_state_dict(torch.load(vgg_path))
+enc_1 = nn.Sequential(*list(vgg.children())[:4])
+enc_2 = nn.Sequential(*list(vgg.children())[4:9])
+feat = enc_2(enc_1(x_small))
+'''
+
+
+def test_converted_torch_code_runs_torchvisions_models(ref, tmp_path, monkeypatch):
+    """Torch code using ``torchvision.models`` (pretrained resnet18 from the hub cache; VGG-16
+    features sliced MCCNet-style), converted by jtport and run on Jittor: torch's outputs."""
+    from porter import convert_source
+
+    result = convert_source(CONVERTED, "user.py")
+    assert not result.report.unsupported, result.report.unsupported
+    monkeypatch.setenv("TORCH_HOME", str(tmp_path))
+    (tmp_path / "hub" / "checkpoints").mkdir(parents=True)
+    shutil.copy(ref / "resnet18.pt", tmp_path / "hub" / "checkpoints" / "resnet18-f37072fd.pth")
+    r18, v16 = np.load(ref / "resnet18.npz"), np.load(ref / "vgg16_features.npz")
+    ns = {"x": jt.array(r18["x"]), "x_small": jt.array(v16["x"]), "vgg_path": str(ref / "vgg16_features.pt")}
+    exec(compile(result.code, "user.py", "exec"), ns)
+    _close(ns["logits"], r18["out"], "converted resnet18(pretrained=True)", 2e-4)
+    _close(ns["feat"], v16["slice:4:9"], "converted enc_2(enc_1(x))", 2e-4)

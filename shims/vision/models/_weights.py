@@ -125,5 +125,17 @@ def build(make: Callable[..., Any], weights, kwargs: Dict[str, Any], progress: b
     model = make(**kwargs)
     if weights is not None:
         sd = weights.get_state_dict(progress=progress)
-        model.load_state_dict(remap(sd) if remap else sd)
+        model.load_state_dict(_with_batch_counts(remap(sd) if remap else sd))
     return model
+
+
+def _with_batch_counts(state_dict: Dict[str, Any]) -> Dict[str, Any]:
+    """Files saved before torch 0.4.1 (torchvision's DenseNet and VGG-BN weights) have no
+    ``num_batches_tracked``; torch's BatchNorm fills 0 for them (its version-1 load hook)."""
+    import numpy as np
+
+    out = dict(state_dict)
+    for k in state_dict:
+        if k.endswith(".running_mean") and k[:-len("running_mean")] + "num_batches_tracked" not in out:
+            out[k[:-len("running_mean")] + "num_batches_tracked"] = np.zeros((), np.int64)
+    return out
