@@ -77,9 +77,14 @@ def _load(ref, name):
     return m.eval()
 
 
-def _close(got, want, what, rtol):
-    """Compare with torch at ``rtol`` relative to the tensor's largest magnitude: float32 sums
-    over thousands of terms per layer, in another order, through up to 50 layers."""
+#: float32 sums over up to 4,608 terms per layer, in another order than torch's, through up to
+#: 121 layers: measured (unfused) at most 3.0e-6 of the tensor's largest magnitude for outputs
+#: (vgg16.features), 4.2e-6 for parameter gradients (resnet50); 3e-5 leaves a 7x margin.
+TOL = 3e-5
+
+
+def _close(got, want, what, rtol=TOL):
+    """Compare with torch, the error bound relative to the tensor's largest magnitude."""
     got = got.numpy() if isinstance(got, jt.Var) else np.asarray(got)
     assert got.shape == want.shape, f"{what}: shape {got.shape} != torch {want.shape}"
     atol = rtol * float(np.abs(want).max(initial=0.0))
@@ -93,13 +98,13 @@ def test_forward_and_gradients(ref, name):
     m = _load(ref, name)
     x = jt.array(d["x"])
     out = m(x)
-    _close(out, d["out"], f"{name}: forward", 2e-4)
+    _close(out, d["out"], f"{name}: forward")
     named = m.named_parameters()
     assert sorted(n for n, _ in named) == sorted(k[2:] for k in d.files if k.startswith("g:"))
     grads = jt.grad((out * jt.array(d["cot"])).sum(), [x] + [p for _, p in named])
-    _close(grads[0], d["gx"], f"{name}: grad wrt input", 2e-4)
+    _close(grads[0], d["gx"], f"{name}: grad wrt input")
     for (pname, _), g in zip(named, grads[1:]):
-        _close(g, d["g:" + pname], f"{name}: grad wrt {pname}", 2e-4)
+        _close(g, d["g:" + pname], f"{name}: grad wrt {pname}")
 
 
 def test_mccnet_slicing_of_vgg_features(ref):
@@ -113,7 +118,7 @@ def test_mccnet_slicing_of_vgg_features(ref):
     h = jt.array(d["x"])
     for a, b in SLICES:
         h = nn.Sequential(*layers[a:b])(h)
-        _close(h, d[f"slice:{a}:{b}"], f"features[{a}:{b}]", 2e-4)
+        _close(h, d[f"slice:{a}:{b}"], f"features[{a}:{b}]")
 
 
 def _init_stats_close(got: np.ndarray, want: np.ndarray, what: str) -> None:
@@ -216,5 +221,5 @@ def test_converted_torch_code_runs_torchvisions_models(ref, tmp_path, monkeypatc
     r18, v16 = np.load(ref / "resnet18.npz"), np.load(ref / "vgg16_features.npz")
     ns = {"x": jt.array(r18["x"]), "x_small": jt.array(v16["x"]), "vgg_path": str(ref / "vgg16_features.pt")}
     exec(compile(result.code, "user.py", "exec"), ns)
-    _close(ns["logits"], r18["out"], "converted resnet18(pretrained=True)", 2e-4)
-    _close(ns["feat"], v16["slice:4:9"], "converted enc_2(enc_1(x))", 2e-4)
+    _close(ns["logits"], r18["out"], "converted resnet18(pretrained=True)")
+    _close(ns["feat"], v16["slice:4:9"], "converted enc_2(enc_1(x))")
