@@ -1,4 +1,4 @@
-"""What converted code reads of torch's runtime: ``torch.__version__``, ``torch.finfo``,
+"""What converted code reads of torch's runtime: ``torch.__version__``, ``torch.finfo``/``iinfo``,
 ``torch.get_default_dtype``, ``torch._assert``, the cuDNN switch, and where a tensor lives
 (``x.device``, ``x.is_cuda``: Jittor places every Var by the global ``jt.flags.use_cuda``)."""
 from __future__ import annotations
@@ -6,27 +6,42 @@ from __future__ import annotations
 import jittor as jt
 import numpy as np
 
-# What converted code reads as ``torch.__version__``: Jittor's version, so code that branches on
-# a torch version (StyleGAN2-ADA's conv2d_gradfix enables its custom op only on torch 1.7-1.9)
-# takes its generic fallback.
-torch_version = jt.__version__
+# The torch API level the shims reproduce: the torch the parity proofs run against
+# (requirements-torch.txt; tests/shims/test_shims_runtime.py keeps the two equal).
+TORCH_API_VERSION = "2.15.0"
+# What converted code reads as ``torch.__version__``: that torch version with Jittor's as its local
+# part ("2.15.0+jittor1.3.11.0"), so version-gated code takes the path of the torch the port was
+# proven against: ``int(v.split('.')[0]) >= 2`` keeps ``collections.abc`` instead of ``torch._six``,
+# ``packaging.version.parse`` reads it, and StyleGAN2-ADA's conv2d_gradfix (custom op on torch
+# 1.7-1.9 only) takes its generic path.
+torch_version = f"{TORCH_API_VERSION}+jittor{jt.__version__}"
 
 # ``torch.backends.cudnn.enabled``: torch's cuDNN is never used under Jittor, so code gated on it
 # (StyleGAN2-ADA's conv2d_gradfix custom op) takes its generic path.
 cudnn_enabled = False
 
 
+def _dtype_name(dtype) -> str:
+    """numpy's name of a Jittor dtype: ``jt.float32`` (a function named after it) or ``x.dtype``."""
+    return getattr(dtype, "__name__", None) if callable(dtype) else str(dtype)
+
+
 def finfo(dtype=None) -> np.finfo:
     """``torch.finfo(dtype)``: machine limits of a floating Jittor dtype (``max``, ``min``,
-    ``eps``, ``tiny``, ``bits``, ``resolution``); float32 when no dtype is given, as in torch."""
-    if dtype is None:
-        name = "float32"
-    else:  # a Var's dtype prints as its name; jt.float32 itself is a function named after it
-        name = getattr(dtype, "__name__", None) if callable(dtype) else str(dtype)
+    ``eps``, ``tiny``, ``smallest_normal``, ``bits``, ``resolution``); float32 when no dtype is
+    given, as in torch."""
     try:
-        return np.finfo(np.dtype(name))
+        return np.finfo(np.dtype("float32" if dtype is None else _dtype_name(dtype)))
     except (TypeError, ValueError) as e:
         raise TypeError(f"finfo(): {dtype!r} is not a floating dtype") from e
+
+
+def iinfo(dtype) -> np.iinfo:
+    """``torch.iinfo(dtype)``: limits of an integer Jittor dtype (``max``, ``min``, ``bits``)."""
+    try:
+        return np.iinfo(np.dtype(_dtype_name(dtype)))
+    except (TypeError, ValueError) as e:
+        raise TypeError(f"iinfo(): {dtype!r} is not an integer dtype") from e
 
 
 def get_default_dtype():
