@@ -62,3 +62,11 @@ def test_sparse_empty_and_requires_grad():
     s = sparse.sparse_coo_tensor(jt.array([[0, 0], [1, 1]]), v, (2, 2), requires_grad=True)
     np.testing.assert_array_equal(s.numpy(), [[0, 3], [0, 0]])
     assert s.requires_grad and not shims.sparse.to_dense(s).is_sparse
+
+
+def test_summary_writer_without_tensorboardx_says_how_to_install(monkeypatch, tmp_path):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "tensorboardX", None)  # an import of it raises ImportError
+    with pytest.raises(ImportError, match=r"jtport\[tensorboard\]"):
+        shims.tensorboard.SummaryWriter(str(tmp_path))
