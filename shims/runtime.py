@@ -3,6 +3,8 @@
 (``x.device``, ``x.is_cuda``: Jittor places every Var by the global ``jt.flags.use_cuda``)."""
 from __future__ import annotations
 
+import warnings
+
 import jittor as jt
 import numpy as np
 
@@ -26,22 +28,43 @@ def _dtype_name(dtype) -> str:
     return getattr(dtype, "__name__", None) if callable(dtype) else str(dtype)
 
 
-def finfo(dtype=None) -> np.finfo:
-    """``torch.finfo(dtype)``: machine limits of a floating Jittor dtype (``max``, ``min``,
-    ``eps``, ``tiny``, ``smallest_normal``, ``bits``, ``resolution``); float32 when no dtype is
-    given, as in torch."""
-    try:
-        return np.finfo(np.dtype("float32" if dtype is None else _dtype_name(dtype)))
-    except (TypeError, ValueError) as e:
-        raise TypeError(f"finfo(): {dtype!r} is not a floating dtype") from e
+class finfo:
+    """``torch.finfo(dtype)``: machine limits of a floating Jittor dtype, as torch gives them
+    (Python floats ``max``, ``min``, ``eps``, ``tiny``, ``smallest_normal``, ``resolution``; int
+    ``bits``; ``dtype`` the name); float32 when no dtype is given, as in torch."""
+
+    def __init__(self, dtype=None):
+        try:
+            with warnings.catch_warnings():  # numpy warns about float32 subnormals under Jittor
+                warnings.simplefilter("ignore")
+                info = np.finfo(np.dtype("float32" if dtype is None else _dtype_name(dtype)))
+        except (TypeError, ValueError) as e:
+            raise TypeError(f"finfo(): {dtype!r} is not a floating dtype") from e
+        self.bits = int(info.bits)
+        self.eps, self.max, self.min = float(info.eps), float(info.max), float(info.min)
+        self.tiny = self.smallest_normal = float(info.tiny)
+        self.resolution = float(info.resolution)
+        self.dtype = info.dtype.name
+
+    def __repr__(self) -> str:
+        return (f"finfo(resolution={self.resolution:g}, min={self.min:g}, max={self.max:g}, eps={self.eps:g}, "
+                f"smallest_normal={self.smallest_normal:g}, tiny={self.tiny:g}, dtype={self.dtype})")
 
 
-def iinfo(dtype) -> np.iinfo:
-    """``torch.iinfo(dtype)``: limits of an integer Jittor dtype (``max``, ``min``, ``bits``)."""
-    try:
-        return np.iinfo(np.dtype(_dtype_name(dtype)))
-    except (TypeError, ValueError) as e:
-        raise TypeError(f"iinfo(): {dtype!r} is not an integer dtype") from e
+class iinfo:
+    """``torch.iinfo(dtype)``: limits of an integer Jittor dtype (Python ints ``max``, ``min``,
+    ``bits``; ``dtype`` the name)."""
+
+    def __init__(self, dtype):
+        try:
+            info = np.iinfo(np.dtype(_dtype_name(dtype)))
+        except (TypeError, ValueError) as e:
+            raise TypeError(f"iinfo(): {dtype!r} is not an integer dtype") from e
+        self.bits, self.max, self.min = int(info.bits), int(info.max), int(info.min)
+        self.dtype = info.dtype.name
+
+    def __repr__(self) -> str:
+        return f"iinfo(min={self.min:g}, max={self.max:g}, dtype={self.dtype})"
 
 
 def get_default_dtype():

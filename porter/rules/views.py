@@ -24,10 +24,9 @@ VIEW_METHODS = frozenset({"detach", "view", "view_as", "reshape", "t", "transpos
 _NOT_WRITES = frozenset({"requires_grad_", "retain_grad_", "share_memory_", "detach_"})
 
 
-def _simple(stmt) -> cst.BaseSmallStatement | None:
-    if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
-        return stmt.body[0]
-    return None
+def _smalls(stmt) -> Sequence[cst.BaseSmallStatement]:
+    """The small statements of a line (``y = x.detach(); y[0] = 5`` has two)."""
+    return stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ()
 
 
 def _view_of(value: cst.BaseExpression):
@@ -77,21 +76,24 @@ class ViewWriteRule(BlockRule, Rule):
     def plan(self, body: Sequence[cst.BaseStatement]) -> None:
         views: Dict[str, tuple] = {}  # view name -> (base name, method)
         for stmt in body:
-            small = _simple(stmt)
-            if small is None:
-                continue
-            written = _written_name(small)
-            if written in views:
-                base, method = views.pop(written)
-                self._mark(stmt, f"{written} = {base}.{method}(...) shares {base}'s storage in torch, so this "
-                           f"write changes {base} too; a Jittor Var is a copy and {base} stays unchanged: write "
-                           f"into {base} itself if the code relies on it", f"torch.Tensor.{method}")
-                continue
-            if isinstance(small, cst.Assign):
-                for t in small.targets:
-                    if isinstance(t.target, cst.Name):
-                        views.pop(t.target.value, None)
-                view = _view_of(small.value)
-                if view is not None and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name) \
-                        and self.ctx.is_tensor_receiver(small.value.func.value):  # type: ignore[attr-defined]
-                    views[small.targets[0].target.value] = view
+            for small in _smalls(stmt):
+                self._track(stmt, small, views)
+
+    def _track(self, stmt, small, views: Dict[str, tuple]) -> None:
+        """Follow one small statement: a write into a tracked view is marked; an assignment
+        starts (a view) or ends (any other value) the tracking of its name."""
+        written = _written_name(small)
+        if written in views:
+            base, method = views.pop(written)
+            self._mark(stmt, f"{written} = {base}.{method}(...) shares {base}'s storage in torch, so this "
+                       f"write changes {base} too; a Jittor Var is a copy and {base} stays unchanged: write "
+                       f"into {base} itself if the code relies on it", f"torch.Tensor.{method}")
+            return
+        if isinstance(small, cst.Assign):
+            for t in small.targets:
+                if isinstance(t.target, cst.Name):
+                    views.pop(t.target.value, None)
+            view = _view_of(small.value)
+            if view is not None and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name) \
+                    and self.ctx.is_tensor_receiver(small.value.func.value):  # type: ignore[attr-defined]
+                views[small.targets[0].target.value] = view

@@ -9,6 +9,7 @@ def normalize_(x, items, mask):
     z.add_(1)
     s = x.transpose(0, 1)
     s[:, 0] += 1
+    a = x.detach(); a[1] = 2.0
     # no view: a clone, a rebound name, a list copy, a gradient flag
     w = x.clone()
     w[0] = 1.0

@@ -9,6 +9,7 @@ def normalize_(x, items, mask):
     shims.add_(z, 1)  # jtport: JT107 torch.Tensor.view: z = x.view(...) shares x's storage in torch, so this write changes x too; a Jittor Var is a copy and x stays unchanged: write into x itself if the code relies on it
     s = shims.transpose(x, 0, 1)
     s[:, 0] += 1  # jtport: JT107 torch.Tensor.transpose: s = x.transpose(...) shares x's storage in torch, so this write changes x too; a Jittor Var is a copy and x stays unchanged: write into x itself if the code relies on it
+    a = x.detach(); a[1] = 2.0  # jtport: JT107 torch.Tensor.detach: a = x.detach(...) shares x's storage in torch, so this write changes x too; a Jittor Var is a copy and x stays unchanged: write into x itself if the code relies on it
     # no view: a clone, a rebound name, a list copy, a gradient flag
     w = x.clone()
     w[0] = 1.0
