@@ -1,4 +1,5 @@
-"""torch's indexing on Jittor's ``Var``: ``range`` indices, and a setitem Jittor 1.3.11 gets wrong.
+"""torch's indexing and copies on Jittor's ``Var``: ``range`` indices, ``clone`` that never aliases,
+and a setitem Jittor 1.3.11 gets wrong.
 
 Importing :mod:`shims` wraps ``jt.Var.__getitem__``/``__setitem__`` (Jittor's own, from
 ``jittor.contrib``) so that:
@@ -13,10 +14,17 @@ Importing :mod:`shims` wraps ``jt.Var.__getitem__``/``__setitem__`` (Jittor's ow
   wrong values (measured).  An index of ints and slices is padded with full slices to the rank,
   which makes Jittor size the region right.
 
-What stays different from torch (no Jittor Var shares storage with another): a slice or a
-``detach()`` of ``x`` is a copy, so ``y = x[0:2]; y[0] = 5`` or ``y = x.detach(); y[0] = 5``
-leaves ``x`` unchanged where torch writes through (Jittor does write through for a chain of
-single-int indices, ``y = x[0]; y[1] = 5``, as torch).  ``x.clone()`` never aliases.
+* ``x.clone()``, ``jt.clone(x)`` (and so ``torch.tensor(x)``, ``jt.array(x)``) are real copies.
+  Jittor's clone op shares ``x``'s memory (``clone_op.cc``: ``y->share_with(x)``); an in-place
+  setitem on the computed clone whose value is computed straight into its buffer then wrote
+  into ``x``: ``with no_grad: y = x.clone(); ...; y[1:] = x[1:] * 2`` changed ``x`` (measured:
+  the silent training error of issue 17).  Jittor's ``copy`` op (a memcpy, identity gradient)
+  is used instead.
+
+What stays different from torch: a slice or a ``detach()`` of ``x`` is not a view, so
+``y = x[0:2]; y[0] = 5`` or ``y = x.detach(); y[0] = 5`` does not reliably reach ``x`` as it does
+in torch (the converter marks such writes, JT107); Jittor writes through a chain of single-int
+indices, ``y = x[0]; y[1] = 5``, as torch.
 """
 from __future__ import annotations
 
@@ -42,11 +50,17 @@ def _padded(x, idx):
     return entries + (slice(None),) * (x.ndim - len(entries))
 
 
+def clone(x, *args, **kwargs):
+    """torch's ``clone``: a copy with its own memory (``memory_format`` has no meaning in Jittor)."""
+    return x.copy()
+
+
 def install() -> None:
-    """Wrap Jittor's ``Var.__getitem__``/``__setitem__`` once (idempotent)."""
+    """Wrap Jittor's ``Var.__getitem__``/``__setitem__`` and replace ``clone`` once (idempotent)."""
     get, set_ = jt.Var.__getitem__, jt.Var.__setitem__
     if getattr(get, "_shims", False):
         return
+    jt.Var.clone = jt.clone = clone
 
     def getitem(self, idx):
         return get(self, _index(idx))

@@ -29,6 +29,14 @@ CASES = [
     m("clone", "y = x.clone().detach()\ny[0] = 100.0\nout = (x * 1.0, y)", variant="detach_setitem"),
     m("clone", "y = i.clone()\n" + RUN + "y[0] = 7\nout = (i, y)", INT, variant="int_computed_row", **NOGRAD),
     t("clone", "y = torch.clone(x)\ny[1] = 3.0\nout = (x * 1.0, y)", variant="setitem_row"),
+    # Jittor's clone shares the source's memory; an in-place setitem whose value is computed straight
+    # into the computed clone's buffer then wrote into x (measured): shims makes clone a real copy
+    m("clone", "with torch.no_grad():\n    y = x.clone()\n    " + RUN.strip() + "\n    y[1:] = x[1:] * 0 + 9\n"
+      "    _ = float(y.sum().item())\nout = x * 1.0", variant="computed_value_into_clone", **NOGRAD),
+    t("clone", "with torch.no_grad():\n    y = torch.clone(x)\n    " + RUN.strip() + "\n    y[1:] = x[1:] * 2\n"
+      "    _ = float(y.sum().item())\nout = (x * 1.0, y)", variant="computed_value_into_clone", **NOGRAD),
+    t("tensor", "with torch.no_grad():\n    y = torch.tensor(x)\n    " + RUN.strip() + "\n    y[1:] = x[1:] * 2\n"
+      "    _ = float(y.sum().item())\nout = (x * 1.0, y)", variant="copy_of_a_tensor_then_setitem", **NOGRAD),
     # the index shorter than the rank, on a computed Var without a graph (Jittor wrote one element)
     m("__setitem__", "with torch.no_grad():\n    y = x.clone()\n    " + RUN.strip() + "\n    y[0] = 5.0\nout = y",
       variant="computed_no_grad_row", **NOGRAD),
