@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import jittor as jt
 
+from .ops import _receiver_fallback
+
 _FLAG = "_jtport_sparse"
 
 
@@ -50,16 +52,19 @@ def sparse_coo_tensor(indices, values, size=None, dtype=None, device=None, requi
     return _mark(out)
 
 
+@_receiver_fallback
 def to_sparse(input, *args, **kwargs):
     """``x.to_sparse()``: the same values (a dense Var, read as sparse by ``is_sparse``)."""
     return _mark(input * 1)
 
 
+@_receiver_fallback
 def to_dense(input, *args, **kwargs):
     """``s.to_dense()``: the dense tensor (an unmarked copy)."""
     return input * 1
 
 
+@_receiver_fallback
 def coalesce(input):
     """``s.coalesce()``: the tensor itself (dense: duplicates were summed when it was built)."""
     return input
