@@ -87,10 +87,21 @@ def test_load_returns_vars_by_default(ref):
     assert str(ck["f16"].dtype) == "float16" and str(ck["bf16"].dtype) == "float32"
 
 
-def test_save_is_read_back_identically_by_torch(ref, tmp_path):
+@pytest.mark.parametrize("target", ["path", "open_file", "bytesio"])
+def test_save_is_read_back_identically_by_torch(ref, tmp_path, target):
+    """``torch.save(obj, f)`` with ``f`` a path, an open file or a ``BytesIO``."""
+    import io
     src = shims.load(ref / "zip.pth", to="numpy")
     mine = tmp_path / "mine.pth"
-    shims.save(src, mine)
+    if target == "path":
+        shims.save(src, mine)
+    elif target == "open_file":
+        with open(mine, "wb") as f:
+            shims.save(src, f)
+    else:
+        buf = io.BytesIO()
+        shims.save(src, buf)
+        mine.write_bytes(buf.getvalue())
     digest = hashlib.sha256(mine.read_bytes()).hexdigest()[:16]
     out = run_torch(SCRIPT, "shims_checkpoint_readback", args=["--read", str(mine), "--hash", digest])
     back = np.load(out / "readback.npz")

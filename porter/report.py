@@ -17,6 +17,7 @@ CODES: Dict[str, str] = {
     "JT104": "device/parallelism construct without a Jittor equivalent",
     "JT105": "checkpoint construct that cannot be converted faithfully",
     "JT106": "data-loading construct that cannot be converted faithfully",
+    "JT107": "write into a torch view (detach/view/transpose...): torch changes the viewed tensor, Jittor does not",
     "JT900": "file could not be decoded or parsed; copied unchanged",
     "JT901": "internal converter error on this file; copied unchanged",
 }

@@ -1,32 +1,70 @@
-"""What converted code reads of torch's runtime: ``torch.__version__``, ``torch.finfo``,
+"""What converted code reads of torch's runtime: ``torch.__version__``, ``torch.finfo``/``iinfo``,
 ``torch.get_default_dtype``, ``torch._assert``, the cuDNN switch, and where a tensor lives
 (``x.device``, ``x.is_cuda``: Jittor places every Var by the global ``jt.flags.use_cuda``)."""
 from __future__ import annotations
 
+import warnings
+
 import jittor as jt
 import numpy as np
 
-# What converted code reads as ``torch.__version__``: Jittor's version, so code that branches on
-# a torch version (StyleGAN2-ADA's conv2d_gradfix enables its custom op only on torch 1.7-1.9)
-# takes its generic fallback.
-torch_version = jt.__version__
+# The torch API level the shims reproduce: the torch the parity proofs run against
+# (requirements-torch.txt; tests/shims/test_shims_runtime.py keeps the two equal).
+TORCH_API_VERSION = "2.15.0"
+# What converted code reads as ``torch.__version__``: that torch version with Jittor's as its local
+# part ("2.15.0+jittor1.3.11.0"), so version-gated code takes the path of the torch the port was
+# proven against: ``int(v.split('.')[0]) >= 2`` keeps ``collections.abc`` instead of ``torch._six``,
+# ``packaging.version.parse`` reads it, and StyleGAN2-ADA's conv2d_gradfix (custom op on torch
+# 1.7-1.9 only) takes its generic path.
+torch_version = f"{TORCH_API_VERSION}+jittor{jt.__version__}"
 
 # ``torch.backends.cudnn.enabled``: torch's cuDNN is never used under Jittor, so code gated on it
 # (StyleGAN2-ADA's conv2d_gradfix custom op) takes its generic path.
 cudnn_enabled = False
 
 
-def finfo(dtype=None) -> np.finfo:
-    """``torch.finfo(dtype)``: machine limits of a floating Jittor dtype (``max``, ``min``,
-    ``eps``, ``tiny``, ``bits``, ``resolution``); float32 when no dtype is given, as in torch."""
-    if dtype is None:
-        name = "float32"
-    else:  # a Var's dtype prints as its name; jt.float32 itself is a function named after it
-        name = getattr(dtype, "__name__", None) if callable(dtype) else str(dtype)
-    try:
-        return np.finfo(np.dtype(name))
-    except (TypeError, ValueError) as e:
-        raise TypeError(f"finfo(): {dtype!r} is not a floating dtype") from e
+def _dtype_name(dtype) -> str:
+    """numpy's name of a Jittor dtype: ``jt.float32`` (a function named after it) or ``x.dtype``."""
+    return getattr(dtype, "__name__", None) if callable(dtype) else str(dtype)
+
+
+class finfo:
+    """``torch.finfo(dtype)``: machine limits of a floating Jittor dtype, as torch gives them
+    (Python floats ``max``, ``min``, ``eps``, ``tiny``, ``smallest_normal``, ``resolution``; int
+    ``bits``; ``dtype`` the name); float32 when no dtype is given, as in torch."""
+
+    def __init__(self, dtype=None):
+        try:
+            with warnings.catch_warnings():  # numpy warns about float32 subnormals under Jittor
+                warnings.simplefilter("ignore")
+                info = np.finfo(np.dtype("float32" if dtype is None else _dtype_name(dtype)))
+        except (TypeError, ValueError) as e:
+            raise TypeError(f"finfo(): {dtype!r} is not a floating dtype") from e
+        self.bits = int(info.bits)
+        self.eps, self.max, self.min = float(info.eps), float(info.max), float(info.min)
+        self.tiny = self.smallest_normal = float(info.tiny)
+        self.resolution = float(info.resolution)
+        self.dtype = info.dtype.name
+
+    def __repr__(self) -> str:
+        return (f"finfo(resolution={self.resolution:g}, min={self.min:g}, max={self.max:g}, eps={self.eps:g}, "
+                f"smallest_normal={self.smallest_normal:g}, tiny={self.tiny:g}, dtype={self.dtype})")
+
+
+class iinfo:
+    """``torch.iinfo(dtype)``: limits of an integer Jittor dtype (Python ints ``max``, ``min``,
+    ``bits``; ``dtype`` the name)."""
+
+    def __init__(self, dtype):
+        try:
+            info = np.iinfo(np.dtype(_dtype_name(dtype)))
+        except (TypeError, ValueError) as e:
+            raise TypeError(f"iinfo(): {dtype!r} is not an integer dtype") from e
+        self.bits, self.max, self.min = int(info.bits), int(info.max), int(info.min)
+        self.dtype = info.dtype.name
+
+    def __repr__(self) -> str:
+        return f"iinfo(min={self.min:g}, max={self.max:g}, dtype={self.dtype})"
 
 
 def get_default_dtype():

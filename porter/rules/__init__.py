@@ -15,6 +15,7 @@ from .modules import ModuleRule
 from .no_grad import NoGradConstructionRule
 from .seeds import SeedRule
 from .train_step import TrainStepRule
+from .views import ViewWriteRule
 
 RULES = [
     TrainStepRule,
@@ -27,6 +28,7 @@ RULES = [
     CheckpointRule,
     DataLoaderRule,
     NoGradConstructionRule,
+    ViewWriteRule,
     BlockEditRule,
     ApiCallRule,
 ]

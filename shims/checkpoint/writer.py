@@ -34,6 +34,22 @@ _REBUILD = _Global("torch._utils", "_rebuild_tensor_v2")
 _ORDERED_DICT = _Global("collections", "OrderedDict")
 
 
+class _ModuleImage:
+    """A whole Jittor module as ``torch.save(model)`` pickles one: its class by import path, then
+    a module ``__dict__`` holding its state_dict (flat dotted names) and its training flag."""
+
+    def __init__(self, module: jt.Module, where: str):
+        cls = type(module)
+        if "<" in cls.__qualname__ or cls.__module__ is None:
+            raise TypeError(f"shims.save: {where} is a {cls.__qualname__}, defined inside a function: "
+                            "its class cannot be found by import path when loading; save its state_dict()")
+        self.cls = _Global(cls.__module__, cls.__qualname__)
+        params = collections.OrderedDict((k, _plain(v, f"{where}.{k}")) for k, v in module.state_dict().items())
+        self.state = {"training": bool(getattr(module, "is_train", True)), "_parameters": params,
+                      "_buffers": collections.OrderedDict(), "_modules": collections.OrderedDict(),
+                      "_non_persistent_buffers_set": set()}
+
+
 class _StorageRef:
     def __init__(self, key: str, stype: str, numel: int):
         self.key, self.stype, self.numel = key, stype, numel
@@ -66,8 +82,6 @@ class _TorchPickler(pickle._Pickler):  # the Python pickler lets save_global be 
             if arr.size == 0:
                 stride = tuple(int(np.prod(arr.shape[i + 1:])) for i in range(arr.ndim))
             return (_REBUILD, (ref, 0, tuple(arr.shape), stride, False, collections.OrderedDict()))
-        if isinstance(obj, _Global):
-            return NotImplemented
         return NotImplemented
 
     def save_global(self, obj, name=None):
@@ -77,13 +91,24 @@ class _TorchPickler(pickle._Pickler):  # the Python pickler lets save_global be 
             return
         super().save_global(obj, name)
 
+    def save_module_image(self, obj):
+        """A whole module as protocol 2 pickles an object: its class, NEWOBJ, BUILD of its state."""
+        self.save(obj.cls)
+        self.write(pickle.EMPTY_TUPLE + pickle.NEWOBJ)
+        self.memoize(obj)
+        self.save(obj.state)
+        self.write(pickle.BUILD)
+
     dispatch = dict(pickle._Pickler.dispatch)
     dispatch[_Global] = save_global
+    dispatch[_ModuleImage] = save_module_image
 
 
 def _plain(obj, where="obj"):
     if isinstance(obj, (jt.Var, np.ndarray, str, bytes, int, float, bool, complex, type(None))):
         return obj
+    if isinstance(obj, jt.Module):
+        return _ModuleImage(obj, where)
     if isinstance(obj, (np.integer, np.floating, np.bool_)):
         return obj.item()
     if isinstance(obj, collections.OrderedDict):
@@ -94,7 +119,7 @@ def _plain(obj, where="obj"):
         items = [_plain(v, f"{where}[{i}]") for i, v in enumerate(obj)]
         return items if isinstance(obj, list) else tuple(items)
     raise TypeError(f"shims.save: {where} is a {type(obj).__name__}; only Vars/arrays, numbers, "
-                    "strings and dict/list/tuple containers can be saved in torch's format")
+                    "strings, Jittor modules and dict/list/tuple containers can be saved in torch's format")
 
 
 def save(obj, f) -> None:
@@ -102,10 +127,14 @@ def save(obj, f) -> None:
 
     Torch behaviour reproduced: ``torch.save(obj, f)`` for state dicts and nested containers
     of tensors — ``torch.load(f, weights_only=True)`` reads it back with the same structure,
-    dtypes, shapes (0-d included) and values (Vars/arrays become tensors).  A path is written
+    dtypes, shapes (0-d included) and values (Vars/arrays become tensors).  A whole model
+    (``torch.save(model)``) is written as torch pickles one, naming the converted class by its
+    import path, with the model's state_dict: ``shims.load(f, weights_only=False)`` (an explicit
+    trust flag, as torch's) imports that class, constructs it without arguments and loads the
+    state; torch itself cannot load it (the class is a Jittor one).  A path is written
     atomically: a temporary file beside it is renamed over it once complete, so an interrupted
     save never leaves a half-written file in place of a good one.  Raises TypeError naming the
-    offending entry for anything else (modules, arbitrary objects).
+    offending entry for anything else (arbitrary objects, classes defined in functions).
     """
     obj = _plain(obj)
     buf = io.BytesIO()

@@ -1,0 +1,77 @@
+"""torch's indexing and copies on Jittor's ``Var``: ``range`` indices, ``clone`` that never aliases,
+and a setitem Jittor 1.3.11 gets wrong.
+
+Importing :mod:`shims` wraps ``jt.Var.__getitem__``/``__setitem__`` (Jittor's own, from
+``jittor.contrib``) so that:
+
+* a ``range`` used as an index (``x[range(3)]``, ``x[:, range(2, 5)]``, ``y[range(2)] = v``) is
+  torch's advanced index, the list of its values; Jittor rejects ``range`` outright.
+* ``y[i] = v`` with an index shorter than ``y``'s rank writes the whole region.  Jittor 1.3.11's
+  in-place setitem optimisation (``setitem_gopt.cc``) sizes the region from the index entries
+  given, ignoring the trailing dimensions, so on a Var that was already computed and has no
+  backward graph (an int tensor, ``stop_grad``, under ``no_grad``) ``y[0] = 100`` on a (3, 4)
+  Var wrote ``y[0, 0]`` only, and ``y[0:2] = v`` with ``v`` of shape (2, 1) two elements: silently
+  wrong values (measured).  An index of ints and slices is padded with full slices to the rank,
+  which makes Jittor size the region right.
+
+* ``x.clone()``, ``jt.clone(x)`` (and so ``torch.tensor(x)``, ``jt.array(x)``) are real copies.
+  Jittor's clone op shares ``x``'s memory (``clone_op.cc``: ``y->share_with(x)``); an in-place
+  setitem on the computed clone whose value is computed straight into its buffer then wrote
+  into ``x``: ``with no_grad: y = x.clone(); ...; y[1:] = x[1:] * 2`` changed ``x`` (measured:
+  the silent training error of issue 17).  Jittor's ``copy`` op (a memcpy, identity gradient)
+  is used instead.
+
+What stays different from torch: a slice or a ``detach()`` of ``x`` is not a view, so
+``y = x[0:2]; y[0] = 5`` or ``y = x.detach(); y[0] = 5`` does not reliably reach ``x`` as it does
+in torch (the converter marks such writes, JT107); Jittor writes through a chain of single-int
+indices, ``y = x[0]; y[1] = 5``, as torch.
+"""
+from __future__ import annotations
+
+import jittor as jt
+
+_BASIC = (int, slice)
+
+
+def _index(idx):
+    """torch's meaning of ``idx`` in Jittor's terms: each ``range`` becomes the list of its values."""
+    if type(idx) is range:
+        return list(idx)
+    if type(idx) is tuple and any(type(s) is range for s in idx):
+        return tuple(list(s) if type(s) is range else s for s in idx)
+    return idx
+
+
+def _padded(x, idx):
+    """``idx`` of ints and slices shorter than ``x``'s rank, padded with full slices."""
+    entries = idx if type(idx) is tuple else (idx,)
+    if len(entries) >= x.ndim or not all(isinstance(s, _BASIC) and not isinstance(s, bool) for s in entries):
+        return idx
+    return entries + (slice(None),) * (x.ndim - len(entries))
+
+
+def clone(x, *args, **kwargs):
+    """torch's ``clone``: a copy with its own memory (``memory_format`` has no meaning in Jittor)."""
+    return x.copy()
+
+
+def install() -> None:
+    """Wrap Jittor's ``Var.__getitem__``/``__setitem__`` and replace ``clone`` once (idempotent)."""
+    get, set_ = jt.Var.__getitem__, jt.Var.__setitem__
+    if getattr(get, "_shims", False):
+        return
+    jt.Var.clone = jt.clone = clone
+
+    def getitem(self, idx):
+        return get(self, _index(idx))
+
+    def setitem(self, idx, value):
+        return set_(self, _padded(self, _index(idx)), value)
+
+    getitem._shims = setitem._shims = True
+    getitem.__doc__, setitem.__doc__ = "torch's ``Tensor.__getitem__``", "torch's ``Tensor.__setitem__``"
+    jt.Var.__getitem__ = getitem
+    jt.Var.__setitem__ = setitem
+
+
+install()
