@@ -99,7 +99,8 @@ def _run_converted(script: Path, args, cwd: Path):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_converted_script_matches_torch(name, torch_out, ported, tmp_path):
-    extra = json.loads((torch_out / "cases.json").read_text())[name]
+    case = json.loads((torch_out / "cases.json").read_text())[name]
+    extra, (free_keys, free_bound, _why) = case["args"], case["undetermined"]
     init = torch_out / f"{name}.init.pt"
     log, ckpt = tmp_path / f"{name}.json", tmp_path / f"{name}.ckpt.pt"
     proc = _run_converted(ported / f"{name}.py", ["--init", init, "--log", log, "--ckpt", ckpt, *extra], tmp_path)
@@ -116,5 +117,8 @@ def test_converted_script_matches_torch(name, torch_out, ported, tmp_path):
     assert weights, f"{name}: no tensors in torch's checkpoint"
     for key, w in weights.items():
         assert key in got_ckpt, f"{name}: {key} missing from the converted script's checkpoint"
+        if key.strip("/") in free_keys:  # see UNDETERMINED in torch_side/scripts.py
+            assert np.abs(_as_array(got_ckpt[key]) - _as_array(w)).max() <= free_bound, f"{name} {key}"
+            continue
         np.testing.assert_allclose(_as_array(got_ckpt[key]), _as_array(w), rtol=RTOL, atol=1e-5,
                                    err_msg=f"{name} checkpoint {key}")
