@@ -192,6 +192,10 @@ class TorchNames:
         return not (isinstance(root, cst.Name) and root in self.foreign_heads)
 
 
+#: ``torch.nn`` classes whose instances are tensors (``self.weight = nn.Parameter(...)``)
+_TENSOR_CLASSES = frozenset({"Parameter", "Buffer", "UninitializedParameter", "UninitializedBuffer"})
+
+
 class _Scope:
     __slots__ = ("names", "is_class")
 
@@ -414,8 +418,9 @@ class _Resolver(cst.CSTVisitor):
         if not isinstance(value, cst.Call):
             return False
         qual = self.out.qualname(value.func) or ""
-        if qual.startswith("torch.nn.") and qual.rsplit(".", 1)[-1][:1].isupper():
-            return True
+        last = qual.rsplit(".", 1)[-1]
+        if qual.startswith("torch.nn.") and last[:1].isupper():
+            return last not in _TENSOR_CLASSES  # nn.Parameter(...) is a tensor, not a layer
         parts = dotted(value.func)
         return parts is not None and parts[-1][:1].isupper() and not qual
 

@@ -60,6 +60,40 @@ def _frozen(value: jt.Var, persistent: bool) -> jt.Var:
     return value
 
 
+class IterList(list):
+    """A list that is also an iterator over itself: torch's ``parameters()``, ``children()``,
+    ``modules()``, ... return generators, so user code writes ``next(model.parameters())``;
+    Jittor's return lists (``TypeError: 'list' object is not an iterator``).  Still a list, so
+    Jittor's own callers (optimizers, ``state_dict``) index and reuse it as before."""
+
+    __slots__ = ("_next",)
+
+    def __next__(self):
+        pos = getattr(self, "_next", 0)
+        if pos >= len(self):
+            raise StopIteration
+        self._next = pos + 1
+        return self[pos]
+
+
+#: the traversal methods that return generators in torch
+TRAVERSALS = ("parameters", "named_parameters", "buffers", "named_buffers", "children", "named_children",
+              "modules", "named_modules")
+
+
+def _iterable_result(method):
+    """``method`` returning an :class:`IterList` of what it returned."""
+    if getattr(method, "_returns_iterlist", False):
+        return method
+
+    def wrapper(self, *args, **kw):
+        return IterList(method(self, *args, **kw))
+
+    wrapper.__name__, wrapper.__qualname__, wrapper.__doc__ = method.__name__, method.__qualname__, method.__doc__
+    wrapper._returns_iterlist = True
+    return wrapper
+
+
 def _buffer_names(module) -> frozenset:
     return frozenset(module.__dict__.get("_shim_buffers", ()))
 
@@ -435,6 +469,12 @@ def set_tensor_attr(module: jt.Module, name: str, value: Optional[jt.Var]) -> No
         return
     raise TypeError(f"set_tensor_attr: {type(module).__name__} is not a shims.nn.Module "
                     "(derive the class from shims.nn.Module)")
+
+
+for _name in TRAVERSALS:  # torch's generators: next() works on Jittor's layers and on these
+    for _cls in (jt.Module, Module):
+        if _name in _cls.__dict__:
+            setattr(_cls, _name, _iterable_result(_cls.__dict__[_name]))
 
 
 class _Container(Module):

@@ -44,13 +44,19 @@ def full(size, fill_value, *, dtype=None):
     return jt.full(size, fill_value, dtype)
 
 
+def _array(data) -> jt.Var:
+    """``jt.array(data)``, also for a ``range`` (torch takes any sequence; Jittor raises
+    ``type <range> not support``), e.g. ``torch.LongTensor(range(12))`` for node indices."""
+    return jt.array(list(data) if isinstance(data, range) else data)
+
+
 def tensor(data, *, dtype=None, device=None, requires_grad: bool = False, pin_memory: bool = False):
     """``torch.tensor``: a copy of ``data`` (nested lists, numbers, numpy arrays, Vars).
 
     Python floats give float32 and ints int32 (Jittor's integer default; torch: int64), a
     Python scalar gives shape (1,) (Jittor has no 0-d Vars).  ``device`` is ignored
     (placement is global in Jittor)."""
-    y = data.clone() if isinstance(data, jt.Var) else jt.array(data)
+    y = data.clone() if isinstance(data, jt.Var) else _array(data)
     if dtype is not None:
         y = y.cast(dtype)
     return _device_free(requires_grad, y)
@@ -84,7 +90,7 @@ def _typed_tensor(dtype):
 
         def __new__(cls, *args, device=None):
             if len(args) == 1 and not isinstance(args[0], int):
-                return jt.array(args[0]).cast(dtype) if not isinstance(args[0], jt.Var) else args[0].cast(dtype)
+                return _array(args[0]).cast(dtype) if not isinstance(args[0], jt.Var) else args[0].cast(dtype)
             return jt.zeros(tuple(int(a) for a in args), dtype=dtype)
     return ctor
 

@@ -147,3 +147,25 @@ def test_sequential_and_dicts():
     ml = nn.ModuleList([jnn.ReLU()])
     with pytest.raises(NotImplementedError):
         ml(jt.ones(1))
+
+
+def test_traversals_work_with_next_as_torchs_generators():
+    """``next(model.parameters())`` (the word-language-model idiom): torch returns generators,
+    Jittor lists; the shims return lists that ``next()`` also walks, on user modules and on
+    Jittor's own layers."""
+    m = Blur()
+    for module in (m, m.conv):
+        for name in nn.module.TRAVERSALS:
+            if not hasattr(module, name):
+                continue
+            got = getattr(module, name)()
+            assert isinstance(got, list) and len(got) > 0, name
+            assert next(got) is got[0], name
+    params = m.parameters()
+    assert [next(params), next(params), next(params)] == list(m.parameters())
+    with pytest.raises(StopIteration):
+        next(params)
+    assert next(m.conv.parameters()) is m.conv.weight
+    assert next(m.named_children())[0] == "conv"
+    # a fresh call starts over, as torch's generators do; iterating never consumes the list
+    assert next(m.parameters()) is m.scale and len(list(params)) == 3

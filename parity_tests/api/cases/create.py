@@ -39,6 +39,8 @@ CASES = [
     case(A, "torch.Tensor", "out = torch.Tensor(x.detach().numpy())", X, variant="from_numpy", grad=False),
     case(A, "torch.FloatTensor", "out = torch.FloatTensor([1, 2])"),
     case(A, "torch.LongTensor", "out = torch.LongTensor([1, 2])"),
+    case(A, "torch.LongTensor", "out = torch.LongTensor(range(2, 7))", variant="range"),
+    case(A, "torch.tensor", "out = torch.tensor(range(3), dtype=torch.float32)", variant="range"),
     case(A, "torch.is_tensor", "out = torch.is_tensor(x)", X),
     case(A, "torch.float32", "out = torch.zeros(2, dtype=torch.float32)"),
     case(A, "torch.float64", "out = torch.zeros(2, dtype=torch.float64)"),
