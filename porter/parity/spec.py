@@ -228,6 +228,11 @@ def build_loss(spec: Spec, side: str, converted: Optional[Path] = None) -> Optio
     if str(root) in sys.path:
         sys.path.remove(str(root))
     sys.path.insert(0, str(root))
+    module = spec.loss.split(":")[0]
+    for name in [m for m in sys.modules if m == module or m.startswith(module + ".")]:
+        where = Path(getattr(sys.modules[name], "__file__", "") or "").resolve()
+        if Path(root).resolve() not in where.parents:  # an earlier spec's loss of the same name
+            del sys.modules[name]
     return resolve(spec.loss, Path(root))
 
 
