@@ -46,8 +46,9 @@ def _torch_key(spec, torch_python: str) -> str:
     h = hashlib.sha256()
     h.update(repr((spec.factory, spec.forward, spec.seed, spec.inputs, spec.steps, spec.optimizer,
                    spec.method, spec.factory_args, spec.factory_kwargs, spec.forward_kwargs, spec.shared_random,
-                   str(spec.torch_root), torch_python)).encode())
-    for f in _harness().torch_sources(spec) + sorted(HARNESS.glob("*.py")):
+                   str(spec.torch_root), torch_python, spec.loss, spec.loss_inputs)).encode())
+    loss_files = [_harness().loss_module_file(spec)] if spec.loss else []
+    for f in _harness().torch_sources(spec) + sorted(HARNESS.glob("*.py")) + loss_files:
         h.update(os.fsencode(f))  # a file name that is not UTF-8 hashes as its bytes
         h.update(f.read_bytes())
     return h.hexdigest()[:16]
@@ -130,12 +131,17 @@ def main(argv: List[str]) -> int:
 
     try:
         model, forward = specmod.build(spec, "jittor", default_forward, shared_random)
+        model_loss = specmod.build_loss(spec, "jittor", specmod.convert_loss(spec, out / "loss_jittor")
+                                        if spec.loss else None)
     except specmod.SpecError as e:
         print(f"jtport parity: error: {e}", file=sys.stderr)
         return 2
     print(f"jittor side: {spec.jittor_factory} from {spec.jittor_root}")
     try:
-        p = ModelParity(spec.name, out / "reference.npz", model, forward=forward, results=out / "results")
+        loss = (None if model_loss is None else
+                (lambda outputs, inputs: model_loss(model, inputs, outputs)))
+        p = ModelParity(spec.name, out / "reference.npz", model, forward=forward, loss=loss,
+                        results=out / "results")
     except (RuntimeError, KeyError, ValueError) as e:
         print(f"jtport parity: error: loading the torch weights into the port failed: {e}", file=sys.stderr)
         return 1

@@ -12,6 +12,10 @@ which inputs.  TOML, read by both sides (torch side in ``.venv-torch``, Jittor s
     # forward_kwargs = { i = 0 }        # optional keyword arguments of every forward call
     # shared_random = true              # random draws inside forward come from one seeded
     #                                   # stream on both sides (randn, rand, init.normal_, ...)
+    # loss = "losses:r1"                # optional (model, inputs, outputs) -> scalar, in plain
+    #                                   # torch in loss_root (default: the spec's folder); the
+    #                                   # Jittor side runs its conversion (second-order terms:
+    #                                   # autograd.grad(create_graph=True) inside it)
     seed = 0
     rtol = 1e-5
     atol = 1e-6
@@ -19,6 +23,9 @@ which inputs.  TOML, read by both sides (torch side in ``.venv-torch``, Jittor s
     [inputs]                            # positional arguments, in order
     x = [2, 3, 32, 32]                  # a shape: standard normal float32
     labels = { shape = [2], dist = "randint", low = 0, high = 10 }
+
+    [loss_inputs]                       # optional: seeded inputs only the loss sees (noise)
+    pl_noise = [2, 3, 16, 16]
 
     [train]                             # optional: compare parameters after N optimizer steps
     steps = 2
@@ -76,6 +83,9 @@ class Spec:
     factory_kwargs: Dict[str, Any] = field(default_factory=dict)
     forward_kwargs: Dict[str, Any] = field(default_factory=dict)
     shared_random: bool = False
+    loss: Optional[str] = None
+    loss_root: Optional[Path] = None
+    loss_inputs: Dict[str, Any] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -84,7 +94,8 @@ class Spec:
 
 
 _KEYS = {"factory", "torch_root", "jittor_root", "jittor_factory", "forward", "seed", "rtol", "atol",
-         "inputs", "train", "method", "factory_args", "factory_kwargs", "forward_kwargs", "shared_random"}
+         "inputs", "train", "method", "factory_args", "factory_kwargs", "forward_kwargs", "shared_random",
+         "loss", "loss_root", "loss_inputs"}
 
 
 def _require(cond: bool, path: Path, msg: str) -> None:
@@ -117,10 +128,17 @@ def load_spec(path) -> Spec:
     factory = _target(data["factory"], path, "factory")
     inputs = data.get("inputs", {})
     _require(isinstance(inputs, dict) and inputs, path, "[inputs] must name at least one input")
-    for name, shape in inputs.items():
-        ok = (isinstance(shape, list) and all(isinstance(s, int) and s >= 0 for s in shape)) or \
-             (isinstance(shape, dict) and isinstance(shape.get("shape"), list))
-        _require(ok, path, f"inputs.{name} must be a list of non-negative ints or a table with 'shape'")
+    loss_inputs = data.get("loss_inputs", {})
+    _require(isinstance(loss_inputs, dict), path, "[loss_inputs] must be a table")
+    _require("loss" in data or not loss_inputs, path, "[loss_inputs] needs a loss = 'module:callable'")
+    clash = sorted(set(inputs) & set(loss_inputs))
+    _require(not clash, path, f"{clash} named in both [inputs] and [loss_inputs]")
+    for table, entries in (("inputs", inputs), ("loss_inputs", loss_inputs)):
+        for name, shape in entries.items():
+            ok = (isinstance(shape, list) and all(isinstance(s, int) and s >= 0 for s in shape)) or \
+                 (isinstance(shape, dict) and isinstance(shape.get("shape"), list))
+            _require(ok, path, f"{table}.{name} must be a list of non-negative ints or a table with 'shape'")
+    _require(isinstance(data.get("loss_root", "."), str), path, "loss_root must be a folder name")
     train = data.get("train", {})
     _require(isinstance(train, dict), path, "[train] must be a table")
     steps = train.get("steps", 0)
@@ -150,7 +168,72 @@ def load_spec(path) -> Spec:
                 method=method, factory_args=list(data.get("factory_args", [])),
                 factory_kwargs=dict(data.get("factory_kwargs", {})),
                 forward_kwargs=dict(data.get("forward_kwargs", {})),
-                shared_random=bool(data.get("shared_random", False)))
+                shared_random=bool(data.get("shared_random", False)),
+                loss=_target(data["loss"], path, "loss") if "loss" in data else None,
+                loss_root=(base / data.get("loss_root", ".")).resolve(), loss_inputs=dict(loss_inputs))
+
+
+def all_inputs(spec: Spec) -> Dict[str, Any]:
+    """The input specs of both tables, forward's first: one seeded set (``make_inputs``), of
+    which forward gets ``[inputs]`` and the loss all."""
+    return {**spec.inputs, **spec.loss_inputs}
+
+
+def loss_module_file(spec: Spec) -> Path:
+    """The torch source of the spec's ``loss`` module (a SpecError naming the spec if absent)."""
+    assert spec.loss is not None and spec.loss_root is not None
+    module = spec.loss.split(":")[0]
+    base = spec.loss_root.joinpath(*module.split("."))
+    for f in (base.with_suffix(".py"), base / "__init__.py"):
+        if f.is_file():
+            return f
+    raise SpecError(f"{spec.path}: loss = {spec.loss!r}: no {base.with_suffix('.py')} under loss_root {spec.loss_root}")
+
+
+def convert_loss(spec: Spec, out: Path) -> Path:
+    """Convert the spec's loss module with jtport's converter into ``out`` (a folder that then
+    holds it under the same module path); returns ``out``.  A file the converter cannot parse is
+    a SpecError naming it."""
+    from porter.pipeline import convert_source
+
+    src = loss_module_file(spec)
+    rel = src.relative_to(spec.loss_root)
+    target = out / rel
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        result = convert_source(src.read_text(encoding="utf8"), str(src))
+    except Exception as e:  # the converter's own errors name the file and line
+        raise SpecError(f"{spec.path}: converting the loss module {src} failed: {e}") from e
+    target.write_text(result.code, encoding="utf8")
+    for parent in rel.parents:  # packages on the way keep being packages
+        init = out / parent / "__init__.py"
+        if parent != Path(".") and not init.exists():
+            init.write_text("", encoding="utf8")
+    return out
+
+
+def build_loss(spec: Spec, side: str, converted: Optional[Path] = None) -> Optional[Callable]:
+    """The spec's ``loss`` callable ``(model, inputs, outputs) -> scalar`` of one side, or None:
+    the torch side imports it from ``loss_root``, the Jittor side from ``converted`` (the folder
+    :func:`convert_loss` wrote).  The side's own tree stays on ``sys.path`` (after the loss's
+    folder), so the loss can import the project's modules (StyleGAN2's ``conv2d_gradfix``)."""
+    if spec.loss is None:
+        return None
+    root = spec.loss_root if side == "torch" else converted
+    if root is None:
+        raise SpecError(f"{spec.path}: the Jittor side needs the converted loss module (convert_loss)")
+    tree = spec.torch_root if side == "torch" else spec.jittor_root
+    if str(tree) not in sys.path:
+        sys.path.insert(0, str(tree))
+    if str(root) in sys.path:
+        sys.path.remove(str(root))
+    sys.path.insert(0, str(root))
+    module = spec.loss.split(":")[0]
+    for name in [m for m in sys.modules if m == module or m.startswith(module + ".")]:
+        where = Path(getattr(sys.modules[name], "__file__", "") or "").resolve()
+        if Path(root).resolve() not in where.parents:  # an earlier spec's loss of the same name
+            del sys.modules[name]
+    return resolve(spec.loss, Path(root))
 
 
 #: The torch sources a reference is keyed on are hashed: a root holding more Python files than
@@ -228,6 +311,11 @@ def build(spec: Spec, side: str, default_forward: Callable,
 
     forward = resolve(spec.forward, root) if spec.forward else (
         call if method or call_kwargs else default_forward)
+    if spec.loss_inputs:  # forward sees [inputs] only; the loss sees both tables
+        full = forward
+
+        def forward(m: Any, inputs: Dict[str, Any]) -> Any:
+            return full(m, {k: v for k, v in inputs.items() if k in spec.inputs})
     if not spec.shared_random:
         return model, forward
     if shared_random is None:

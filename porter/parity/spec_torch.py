@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from porter.parity import torch_dump
-from porter.parity.spec import SpecError, build, load_spec, with_roots
+from porter.parity.spec import SpecError, all_inputs, build, build_loss, load_spec, with_roots
 
 
 def main(argv=None) -> None:
@@ -23,13 +23,14 @@ def main(argv=None) -> None:
             spec = with_roots(load_spec(args.spec), torch_root=args.torch_root)
             torch_dump.deterministic(spec.seed)
             model, forward = build(spec, "torch", torch_dump.default_forward, torch_dump.shared_random)
+            model_loss = build_loss(spec, "torch")
         except SpecError as e:  # the message names the spec and the problem: no traceback
             sys.exit(f"{e}")
         args.out.mkdir(parents=True, exist_ok=True)
         # float64 gradients too: jtport parity judges float32 gradient differences by them
-        torch_dump.dump(args.out / "reference.npz", model, torch_dump.make_inputs(spec.inputs, spec.seed),
+        torch_dump.dump(args.out / "reference.npz", model, torch_dump.make_inputs(all_inputs(spec), spec.seed),
                         forward=forward, seed=spec.seed, steps=spec.steps, optimizer=spec.optimizer,
-                        float64_grads=True)
+                        float64_grads=True, model_loss=model_loss)
 
 
 if __name__ == "__main__":

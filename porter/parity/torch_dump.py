@@ -136,17 +136,22 @@ def _state_arrays(model: torch.nn.Module, prefix: str) -> Arrays:
 
 
 LossFn = Callable[[Any, Mapping[str, torch.Tensor]], torch.Tensor]
+ModelLossFn = Callable[[torch.nn.Module, Mapping[str, torch.Tensor], Any], torch.Tensor]
 
 
 def dump(path: Union[str, Path], model: torch.nn.Module, inputs: Mapping[str, np.ndarray], *,
          forward: Callable[[torch.nn.Module, Mapping[str, torch.Tensor]], Any] = default_forward,
          loss: Optional[LossFn] = None, seed: int = 0, steps: int = 0,
          optimizer: Optional[Mapping[str, Any]] = None, record_acts: bool = True,
-         float64_grads: bool = False, extra: Optional[Mapping[str, np.ndarray]] = None) -> Path:
+         float64_grads: bool = False, extra: Optional[Mapping[str, np.ndarray]] = None,
+         model_loss: Optional[ModelLossFn] = None) -> Path:
     """Run ``model`` on ``inputs`` and save state, inputs, outputs, grads, steps and activations.
 
     ``loss(outputs, inputs)`` returns a scalar tensor; by default the seeded weighted sum of every
-    output (weights saved as ``lossw/``).  ``steps`` optimizer steps (``optimizer`` spec, see
+    output (weights saved as ``lossw/``).  ``model_loss(model, inputs, outputs)`` instead (a
+    spec's ``loss``): it gets the model it runs on, the float32 one or the float64 copy, so it
+    can call the model again (an R1 term differentiates ``D(x)`` with respect to ``x`` with
+    ``create_graph=True``).  ``steps`` optimizer steps (``optimizer`` spec, see
     :func:`make_optimizer`) follow, each a fresh forward/loss/backward/step on the same inputs.
     ``float64_grads`` also saves the loss and the parameter gradients computed in float64 (a
     double copy of the model on the same inputs and loss weights, stored as float64 under
@@ -154,6 +159,10 @@ def dump(path: Union[str, Path], model: torch.nn.Module, inputs: Mapping[str, np
     they are (e.g. injected noise).  Returns the ``.npz`` path.
     """
     path = Path(path)
+    if model_loss is not None:
+        if loss is not None:
+            raise ValueError("dump: give loss or model_loss, not both")
+        loss = bind_loss(model_loss, model)
     arrays: Arrays = {}
     arrays.update(_state_arrays(model, "param/"))
     # A forward pass may change buffers (StyleGAN2's w_avg moves on every training-mode call):
@@ -217,7 +226,8 @@ def dump(path: Union[str, Path], model: torch.nn.Module, inputs: Mapping[str, np
         try:
             if pristine is None:
                 raise RuntimeError(f"the model cannot be copied: {copy_error}")
-            arrays.update(float64_gradients(pristine, forward, tin, trainable, loss, weights, steps, optimizer))
+            loss64 = bind_loss(model_loss, pristine) if model_loss is not None else loss
+            arrays.update(float64_gradients(pristine, forward, tin, trainable, loss64, weights, steps, optimizer))
         except Exception as e:  # a model that cannot run in double: float32 judging only
             arrays["meta/float64_error"] = np.array(f"{type(e).__name__}: {e}"[:500])
 
@@ -234,6 +244,11 @@ def dump(path: Union[str, Path], model: torch.nn.Module, inputs: Mapping[str, np
     path.parent.mkdir(parents=True, exist_ok=True)
     np.savez(path, **arrays)
     return path
+
+
+def bind_loss(model_loss: ModelLossFn, model: torch.nn.Module) -> LossFn:
+    """``model_loss(model, inputs, outputs)`` as the ``loss(outputs, inputs)`` of one model."""
+    return lambda outputs, inputs: model_loss(model, inputs, outputs)
 
 
 def float64_gradients(model: torch.nn.Module, forward: Callable[[torch.nn.Module, Mapping[str, torch.Tensor]], Any],

@@ -1,0 +1,196 @@
+"""``jtport parity`` with a spec ``loss = "module:callable"``: a training term in plain torch,
+next to the spec, converted on the fly for the Jittor side; the gradients compared are those of
+that term, here second-order ones (``autograd.grad(create_graph=True)`` inside the loss):
+an R1 penalty on a user's small model and on the StyleGAN2 reference discriminator
+(``models_ref``, the CI stand-in for the shipped ``examples/upstream/stylegan2_ada_r1.toml``)."""
+
+from pathlib import Path
+
+import pytest
+
+from porter import convert_path
+from porter.parity.spec import SpecError, load_spec
+from porter.parity_cmd import main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+MODEL = '''
+import torch
+from torch import nn
+
+
+class Critic(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 4, 3, padding=1)
+        self.act = nn.Softplus()
+        self.head = nn.Linear(4 * 4 * 4, 1)
+
+    def forward(self, x):
+        return self.head(self.act(self.conv(x)).flatten(1))
+'''
+
+# R1 as StyleGAN2-ADA's training/loss.py writes it, plus a term on a loss-only input
+LOSS = '''
+import torch
+
+
+def r1(D, inputs, outputs, gamma=10.0):
+    real = inputs["x"].detach().requires_grad_(True)
+    logits = D(real)
+    grads = torch.autograd.grad(outputs=[logits.sum()], inputs=[real], create_graph=True, only_inputs=True)[0]
+    penalty = grads.square().sum([1, 2, 3])
+    return (logits * 0 + penalty * (gamma / 2)).mean() + (outputs * inputs["w"]).sum()
+
+
+def first_order(D, inputs, outputs):
+    real = inputs["x"].detach().requires_grad_(True)
+    logits = D(real)
+    grads = torch.autograd.grad(outputs=[logits.sum()], inputs=[real], create_graph=False)[0]
+    return (logits * 0 + grads.detach().square().sum([1, 2, 3])).mean() + (outputs * inputs["w"]).sum()
+'''
+
+SPEC = '''
+factory = "critic:Critic"
+torch_root = "src"
+jittor_root = "src_jittor"
+loss = "{loss}"
+loss_root = "losses"
+rtol = 1e-5
+atol = 1e-6
+
+[inputs]
+x = [2, 3, 4, 4]
+
+[loss_inputs]
+w = [2, 1]
+
+[train]
+steps = 2
+optimizer = {{ name = "adam", lr = 1e-3 }}
+'''
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory):
+    root = tmp_path_factory.mktemp("loss_project")
+    (root / "src").mkdir()
+    (root / "src" / "critic.py").write_text(MODEL)
+    (root / "losses").mkdir()
+    (root / "losses" / "terms.py").write_text(LOSS)
+    report = convert_path(root / "src", root / "src_jittor")
+    assert not report.unsupported and not report.errors
+    return root
+
+
+def test_second_order_loss_matches(project, capsys):
+    """The R1 term's parameter gradients (a gradient of a gradient) and two Adam steps on it
+    match torch; the Jittor side ran the converted loss module (no torch import left)."""
+    spec = project / "r1.toml"
+    spec.write_text(SPEC.format(loss="terms:r1"))
+    assert main([str(spec), "--out", str(project / "out_r1")]) == 0
+    out = capsys.readouterr().out
+    assert "ok   forward" in out and "ok   grads" in out and "ok   steps" in out, out
+    converted = (project / "out_r1" / "loss_jittor" / "terms.py").read_text()
+    assert "import torch" not in converted and "jt.grad(" in converted, converted
+
+
+def test_second_order_term_is_what_is_compared(project, capsys):
+    """Torch's reference holds the R1 gradients; a Jittor side whose loss drops the second-order
+    path (the same term with the input gradient detached) must fail on the gradients: the check
+    sees the create_graph term, not only the first-order one."""
+    spec = project / "r1_again.toml"
+    spec.write_text(SPEC.format(loss="terms:r1"))
+    assert main([str(spec), "--out", str(project / "out_swap")]) == 0
+    capsys.readouterr()
+    # the cached torch reference stays (same key); the Jittor side now runs the detached term
+    import porter.parity_cmd as cmd
+
+    original = cmd._torch_side
+    cmd._torch_side = lambda *a, **k: None
+    try:
+        spec.write_text(SPEC.format(loss="terms:first_order"))
+        assert main([str(spec), "--out", str(project / "out_swap")]) == 1
+    finally:
+        cmd._torch_side = original
+    assert "FAIL grads" in capsys.readouterr().out
+
+
+def test_loss_spec_errors_name_the_file(tmp_path):
+    bad = tmp_path / "s.toml"
+    base = 'factory = "m:f"\ntorch_root = "."\njittor_root = "."\n'
+    bad.write_text(base + '[inputs]\nx = [2]\n[loss_inputs]\nw = [2]\n')
+    with pytest.raises(SpecError, match=r"s\.toml: \[loss_inputs\] needs a loss"):
+        load_spec(bad)
+    bad.write_text(base + 'loss = "l:f"\n[inputs]\nx = [2]\n[loss_inputs]\nx = [2]\n')
+    with pytest.raises(SpecError, match=r"\['x'\] named in both"):
+        load_spec(bad)
+    bad.write_text(base + 'loss = "nocolon"\n[inputs]\nx = [2]\n')
+    with pytest.raises(SpecError, match="loss must be 'module:callable'"):
+        load_spec(bad)
+    bad.write_text(base + 'loss = "absent:f"\n[inputs]\nx = [2]\n')
+    from porter.parity.spec import loss_module_file
+
+    with pytest.raises(SpecError, match=r"s\.toml: loss = 'absent:f': no .*absent\.py"):
+        loss_module_file(load_spec(bad))
+
+
+R1_REF = '''
+import torch
+
+
+def r1(D, inputs, outputs, r1_gamma=10.0):
+    """training/loss.py's Dreg phase: (real_logits * 0 + r1_gamma / 2 * |dD/dx|^2).mean()."""
+    real_img_tmp = inputs["img"].detach().requires_grad_(True)
+    real_logits = D(real_img_tmp, inputs["c"])
+    r1_grads = torch.autograd.grad(outputs=[real_logits.sum()], inputs=[real_img_tmp],
+                                   create_graph=True, only_inputs=True)[0]
+    r1_penalty = r1_grads.square().sum([1, 2, 3])
+    return (real_logits * 0 + r1_penalty * (r1_gamma / 2)).mean()
+'''
+
+D_SPEC = '''
+factory = "models_ref.stylegan2.networks:Discriminator"
+torch_root = "."
+jittor_root = "."
+loss = "r1loss:r1"
+seed = 0
+rtol = 1e-4
+atol = 1e-5
+
+[factory_kwargs]
+c_dim = 3
+img_resolution = 16
+img_channels = 3
+channel_base = 128
+channel_max = 16
+num_fp16_res = 0
+conv_clamp = 256
+epilogue_kwargs = { mbstd_group_size = 2 }
+
+[inputs]
+img = [4, 3, 16, 16]
+c = [4, 3]
+
+[train]
+steps = 1
+optimizer = { name = "adam", lr = 2.5e-3, betas = [0.0, 0.99], eps = 1e-8 }
+'''
+
+
+def test_r1_spec_on_stylegan2_reference_discriminator(tmp_path):
+    """The shipped R1 spec's mechanism on models_ref's StyleGAN2 Discriminator (resnet blocks,
+    minibatch-stddev, conditioning projection) and its conversion in build/ported, run as users
+    run it (``jtport parity`` in a process of its own)."""
+    from porter.parity.processes import run_module
+    from parity_tests.ported import PORTED, import_ported
+
+    import_ported("models_ref.stylegan2.networks")  # converts models_ref into build/ported
+    (tmp_path / "r1loss.py").write_text(R1_REF)
+    spec = tmp_path / "sg2_r1.toml"
+    spec.write_text(D_SPEC)
+    proc = run_module("porter.cli", ["parity", spec, "--out", tmp_path / "out", "--torch-root", ROOT,
+                                     "--jittor-root", PORTED], ROOT, tmp_path, timeout=1800)
+    out = proc.stdout
+    assert proc.returncode == 0, out[-3000:] + proc.stderr[-3000:]
+    assert "ok   forward" in out and "ok   grads" in out and "ok   steps" in out, out
