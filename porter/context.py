@@ -51,6 +51,7 @@ class FileContext:
     notes: List[str] = field(default_factory=list)
     run_notes: List[str] = field(default_factory=list)
     needed_imports: Dict[str, str] = field(default_factory=dict)  # root -> import statement
+    _walks: Dict[int, Tuple[cst.CSTNode, List[cst.CSTNode]]] = field(default_factory=dict, repr=False)
 
     # -- queries ------------------------------------------------------------------------
     def qualname(self, expr: cst.BaseExpression) -> Optional[str]:
@@ -60,6 +61,14 @@ class FileContext:
     def is_tensor_receiver(self, expr: cst.BaseExpression) -> bool:
         """False for receivers that clearly are not tensors."""
         return self.names.is_tensor_receiver(expr)
+
+    def nodes_in(self, node: cst.CSTNode) -> List[cst.CSTNode]:
+        """:func:`walk` of ``node``, computed once per file: several rules scan the whole
+        original module before the traversal, and a walk of it costs about as much as a parse."""
+        cached = self._walks.get(id(node))
+        if cached is None or cached[0] is not node:
+            cached = self._walks[id(node)] = (node, walk(node))
+        return cached[1]
 
     def position(self, node: cst.CSTNode) -> Tuple[int, int]:
         """(line, column) of a node of the original source; (0, 0) when unknown."""

@@ -131,7 +131,7 @@ class BlockEditRule(Rule):
         """The edited statements, and the comments of removed statements left at the end (a
         removed statement's comments move to the next statement: ``x = x.cuda()  # to GPU``)."""
         edits = block_edits(self.ctx)
-        if not edits or len(original) != len(updated):
+        if not edits or len(original) != len(updated) or not any(o in edits for o in original):
             return list(updated), []
         results = []
         for orig, stmt in zip(original, updated):
@@ -139,13 +139,17 @@ class BlockEditRule(Rule):
             for fn in edits.get(orig, ()):
                 stmts = [new for s in stmts for new in fn(s)]
             results.append((stmt, stmts))
-        # a rule that merged statements may have kept their comments itself
-        kept = "\n".join(code_of(s) for _, stmts in results for s in stmts)
+        kept: Optional[str] = None
         out: List[cst.BaseStatement] = []
         carry: List[cst.EmptyLine] = []
         for stmt, stmts in results:
             if not stmts:
-                carry.extend(line for line in _comment_lines(stmt) if line.comment.value not in kept)
+                comments = _comment_lines(stmt)
+                if comments and kept is None:
+                    # a rule that merged statements may have kept their comments itself (the
+                    # block's code is generated only here: code generation dominates conversion)
+                    kept = "\n".join(code_of(s) for _, ss in results for s in ss)
+                carry.extend(line for line in comments if line.comment.value not in kept)
                 continue
             if carry:
                 stmts[0] = stmts[0].with_changes(leading_lines=[*carry, *stmts[0].leading_lines])

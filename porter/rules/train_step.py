@@ -20,7 +20,6 @@ from typing import List, Optional, Sequence, Set
 
 import libcst as cst
 
-from ..context import walk
 from .base import Rule
 from .common import BlockRule, code_of, comments_of, dotted_text, method_name, receiver, replace_line, stmt_call
 
@@ -48,7 +47,7 @@ class TrainStepRule(BlockRule, Rule):
 
     # -- which expressions are optimizers -----------------------------------------------
     def visit_Module(self, node: cst.Module) -> None:
-        for n in walk(node):
+        for n in self.ctx.nodes_in(node):
             if isinstance(n, (cst.Assign, cst.AnnAssign)) and n.value is not None:
                 targets = [t.target for t in n.targets] if isinstance(n, cst.Assign) else [n.target]
                 kind, container = self._constructed(n.value)
