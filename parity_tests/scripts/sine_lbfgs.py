@@ -59,6 +59,11 @@ def main():
     test_input = torch.from_numpy(data[:2, :-1])
     test_target = torch.from_numpy(data[:2, 1:])
 
+    # seeded as pytorch/examples' time_sequence_prediction is: some unseeded draws make LBFGS's
+    # fixed step overshoot (loss 160 at one evaluation), where float32 rounding differences of
+    # 1e-7 between any two implementations grow to 5e-3 at the next evaluations (measured)
+    np.random.seed(0)
+    torch.manual_seed(0)
     seq = Sequence()
     if os.path.exists(args.init):
         seq.load_state_dict(torch.load(args.init))
