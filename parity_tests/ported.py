@@ -141,3 +141,17 @@ def run_ported_main(name: str, argv: Sequence[str]) -> None:
     _require_ported(name, spec.origin if spec else None)
     sys.argv = [spec.origin, *argv]
     runpy.run_module(name, run_name="__main__", alter_sys=True)
+
+
+def run_parity_spec(spec: Path, tmp_path: Path) -> str:
+    """Run ``jtport parity SPEC`` as users run it (a process of its own) with the torch side
+    from this checkout and the Jittor side from ``build/ported``; assert every check passed
+    (forward, gradients, optimizer steps) and return its output."""
+    from porter.parity.processes import run_module
+
+    proc = run_module("porter.cli", ["parity", spec, "--out", tmp_path / "out", "--torch-root", ROOT,
+                                     "--jittor-root", PORTED], ROOT, tmp_path, timeout=1800)
+    out = proc.stdout
+    assert proc.returncode == 0, out[-3000:] + proc.stderr[-3000:]
+    assert "ok   forward" in out and "ok   grads" in out and "ok   steps" in out, out
+    return out

@@ -182,15 +182,10 @@ def test_r1_spec_on_stylegan2_reference_discriminator(tmp_path):
     """The shipped R1 spec's mechanism on models_ref's StyleGAN2 Discriminator (resnet blocks,
     minibatch-stddev, conditioning projection) and its conversion in build/ported, run as users
     run it (``jtport parity`` in a process of its own)."""
-    from porter.parity.processes import run_module
-    from parity_tests.ported import PORTED, import_ported
+    from parity_tests.ported import import_ported, run_parity_spec
 
     import_ported("models_ref.stylegan2.networks")  # converts models_ref into build/ported
     (tmp_path / "r1loss.py").write_text(R1_REF)
     spec = tmp_path / "sg2_r1.toml"
     spec.write_text(D_SPEC)
-    proc = run_module("porter.cli", ["parity", spec, "--out", tmp_path / "out", "--torch-root", ROOT,
-                                     "--jittor-root", PORTED], ROOT, tmp_path, timeout=1800)
-    out = proc.stdout
-    assert proc.returncode == 0, out[-3000:] + proc.stderr[-3000:]
-    assert "ok   forward" in out and "ok   grads" in out and "ok   steps" in out, out
+    run_parity_spec(spec, tmp_path)

@@ -158,8 +158,7 @@ def test_float64_judge_on_mccnet_reference(tmp_path, capsys):
     process of its own: it computes float64 before anything float32 (see
     ``ModelParity.float64_run``), which a pytest process that already ran float32 backward
     passes cannot promise."""
-    from porter.parity.processes import run_module
-    from parity_tests.ported import PORTED, import_ported
+    from parity_tests.ported import import_ported, run_parity_spec
 
     import_ported("models_ref.mccnet.net")  # converts models_ref into build/ported
     text = (ROOT / "examples" / "upstream" / "mccnet.toml").read_text()
@@ -169,11 +168,7 @@ def test_float64_judge_on_mccnet_reference(tmp_path, capsys):
                         '["@models_ref.mccnet.net:vgg", "@models_ref.mccnet.net:decoder"]')
     spec = tmp_path / "mccnet_ref.toml"
     spec.write_text(text)
-    proc = run_module("porter.cli", ["parity", spec, "--out", tmp_path / "out", "--torch-root", ROOT,
-                                     "--jittor-root", PORTED], ROOT, tmp_path, timeout=1800)
-    out = proc.stdout
-    assert proc.returncode == 0, out[-3000:] + proc.stderr[-3000:]
-    assert "ok   forward" in out and "ok   grads" in out and "ok   steps" in out, out
+    out = run_parity_spec(spec, tmp_path)
     grads_note = out.split("ok   grads", 1)[1].splitlines()[1]
     assert "in float64 the port matches torch" in grads_note and "not the port" in grads_note, out
 
