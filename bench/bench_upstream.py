@@ -7,9 +7,11 @@ diyiiyiii/MCCNet, imlixinyang/HiSD, clovaai/stargan-v2, Totoro97/NeuS): convert 
 ``jtport convert`` into a temporary folder, convert the result again (idempotence: files that
 change on the second pass), and import every converted module that used torch, each in its
 own child process with the repository's root on ``sys.path`` (as the repository's own scripts
-run).  Prints per repository: torch API uses converted / found, modules importing / modules
-that used torch, files not idempotent, and the first error line of each module that did not
-import.  Nothing is written outside a temporary folder; the clones are only read.
+run), in a clean environment (PATH, HOME and PYTHONPATH only: none of the Jittor settings
+``make`` exports) and with nothing imported first, so it measures what a user gets.  Prints
+per repository: torch API uses converted / found, modules importing / modules that used
+torch, files not idempotent, and the first error line of each module that did not import.
+Nothing is written outside a temporary folder; the clones are only read.
 """
 from __future__ import annotations
 
@@ -27,9 +29,8 @@ sys.path.insert(0, str(ROOT))
 from porter import convert_path  # noqa: E402
 
 _IMPORT = """
-import sys, importlib, traceback
+import sys, importlib
 sys.path.insert(0, {root!r})
-import shims
 try:
     importlib.import_module({module!r})
 except BaseException as e:
@@ -69,8 +70,9 @@ def measure(repo: Path, timeout: float) -> dict:
         report = convert_path(repo, out, jobs=1)
         failures = {}
         modules = list(_modules(report, out))
-        env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
-        env["PYTHONPATH"] = str(ROOT)
+        # as a user runs it: a plain shell (no nvcc_path/use_mkl from the Makefile), nothing
+        # imported before the module (its own ``import shims`` must apply Jittor's settings)
+        env = {"PATH": os.environ["PATH"], "HOME": os.environ["HOME"], "PYTHONPATH": str(ROOT)}
         for name, _ in modules:
             code = _IMPORT.format(root=str(out), module=name)
             try:

@@ -48,15 +48,17 @@ def _caller(depth: int) -> Tuple[str, int, Optional[str]]:
 class Unported:
     """A torch name (module, function, class, constant) that has no Jittor port here."""
 
-    __slots__ = ("_jtport_name",)
+    __slots__ = ("_jtport_name", "_jtport_reason")
 
-    def __init__(self, name: str):
+    def __init__(self, name: str, reason: str = ""):
         object.__setattr__(self, "_jtport_name", name)
+        object.__setattr__(self, "_jtport_reason", reason)
 
     def _fail(self, what: str):
         path, line, marker = _caller(3)
         name = self._jtport_name
-        why = f" ({marker})" if marker else ""
+        reason = marker or self._jtport_reason
+        why = f" ({reason})" if reason else ""
         raise UnportedError(
             f"{path}:{line}: {what} {name}, which jtport could not convert{why}. Port this line "
             "by hand with Jittor's API or a shims function; jtport's docs/API_COVERAGE.md lists "
@@ -111,7 +113,8 @@ def _unported_base(name: str, where: Tuple[str, int, Optional[str]]) -> type:
     return type(name.rsplit(".", 1)[-1], (), {"__init__": __init__, "__module__": "shims.unported"})
 
 
-def unported(name: str) -> Unported:
+def unported(name: str, reason: str = "") -> Unported:
     """The placeholder a converted file binds to a torch name it still uses (``"torch"``,
-    ``"torch.nn"``, ``"torch.utils.cpp_extension.load"``)."""
-    return Unported(name)
+    ``"torch.nn"``, ``"torch.utils.cpp_extension.load"``); ``reason`` is said when the line
+    that uses it carries no marker (a name looked up at run time: ``getattr(F, name)``)."""
+    return Unported(name, reason)
