@@ -4,13 +4,17 @@
   ``from jittor import nn``; ``from torch.nn import functional as F`` -> ``from jittor import nn as F``;
 - a name imported from torch is retargeted to its row's target: ``from torch.nn import Conv2d``
   -> ``from jittor.nn import Conv2d``; ``from torch.nn import MaxPool2d`` -> ``from shims.nn import MaxPool2d``;
-- ``import jittor as jt`` / ``import shims`` are added once, where the first torch import was,
-  and only when converted code uses them;
+- ``import shims`` is added once to every converted file, where the first torch import was (or
+  before the file's own first Jittor import), and ``import jittor as jt`` when converted code
+  uses ``jt``;
+- a star import of a torch module becomes the imports of the names the file uses from it
+  (``from torch.nn import *`` -> ``from jittor.nn import Conv2d``; ``math`` re-exported by
+  ``torch.nn.functional`` -> ``import math``);
 - a torch name a leftover still uses is bound to a ``shims`` placeholder instead of its import
   (``torch = shims.unported("torch")``): converted files never import torch, so the module
   imports and runs up to the leftover, which raises a ``shims.UnportedError`` naming itself;
 - ``import shims`` comes first, before anything that imports Jittor (it applies the settings
-  Jittor reads at import);
+  Jittor reads at import, and gives the Var the torch behaviour converted lines rely on);
 - an import nothing uses any more is removed, its comments kept.
 """
 from __future__ import annotations

@@ -52,8 +52,8 @@ def _known_names(module: str):
     return None
 
 
-def _target(target: str) -> Any:
-    """The object a ``jittor.*``/``shims.*`` target names."""
+def target_object(target: str) -> Any:
+    """The object a table target names (``jittor.nn.Conv2d``, ``shims.nn.leaky_relu``)."""
     parts = target.split(".")
     obj = importlib.import_module(parts[0])
     for i, part in enumerate(parts[1:], 1):
@@ -130,7 +130,7 @@ def resolve(api: str) -> Any:
         return unported(api, "not in jtport's mapping table: port it by hand")
     if entry.status not in ("direct", "shim") or not entry.target or entry.target.startswith("."):
         return unported(api, entry.reason or f"{entry.status} by a rule of the converter: spell the API out")
-    return _with_policy(entry, _target(entry.target))
+    return _with_policy(entry, target_object(entry.target))
 
 
 class _Members(Mapping):

@@ -9,24 +9,12 @@ reads this file into each class row's ``accepts``, and an argument outside it is
 """
 from __future__ import annotations
 
-import importlib
 import inspect
 import json
 import sys
 from pathlib import Path
 
 OUT = Path(__file__).resolve().parent / "target_params.json"
-
-
-def _target(target: str):
-    parts = target.split(".")
-    obj = importlib.import_module(parts[0])
-    for i, part in enumerate(parts[1:], 1):
-        try:
-            obj = getattr(obj, part)
-        except AttributeError:
-            obj = importlib.import_module(".".join(parts[:i + 1]))
-    return obj
 
 
 def accepted(obj):
@@ -47,14 +35,14 @@ def accepted(obj):
 
 def target_params(table=None) -> dict:
     """``{target: accepted keyword names or None}`` for every class row with a target."""
-    import shims  # noqa: F401  (applies Jittor's settings before Jittor loads; patches Var)
     from porter.mapping import load_table
+    from shims.namespace import target_object  # shims first: Jittor's settings before Jittor loads
 
     table = table if table is not None else load_table()
     out = {}
     for e in table:
         if e.kind == "class" and e.status in ("direct", "shim") and e.target and not e.target.startswith("."):
-            out[e.target] = accepted(_target(e.target))
+            out[e.target] = accepted(target_object(e.target))
     return dict(sorted(out.items()))
 
 
