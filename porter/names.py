@@ -197,9 +197,7 @@ class TorchNames:
             return False
         if self.qualname(expr) is not None:
             return False
-        root = expr
-        while isinstance(root, (cst.Call, cst.Attribute, cst.Subscript)):
-            root = root.func if isinstance(root, cst.Call) else root.value
+        root = _root_of(expr)
         if isinstance(root, _LITERALS):
             return False
         return not (isinstance(root, cst.Name) and root in self.foreign_heads)
@@ -298,13 +296,9 @@ class _Resolver(cst.CSTVisitor):
     def leave_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
         self.statement = None
 
-    def _heat_import(self) -> None:
-        """A torch import line is always visited: the import stage needs its translation."""
-        if self.out.hot_statements is not None and self.statement is not None:
-            self.out.hot_statements.add(self.statement)
-
-    def _heat_use(self) -> None:
-        """The statement holds a torch use: the rules must see it."""
+    def _heat_statement(self) -> None:
+        """The statement holds a torch import or use: the rules must see it (an import line
+        also for the import stage, which needs its translation)."""
         if self.out.hot_statements is not None and self.statement is not None:
             self.out.hot_statements.add(self.statement)
 
@@ -416,7 +410,7 @@ class _Resolver(cst.CSTVisitor):
                 self._bind(local, _LIBRARY if name.split(".", 1)[0] in _VALUE_LIBRARIES else _FOREIGN)
         if bindings:
             self.out.imports.append(ImportRecord(node, bindings, top_level=self.depth == 0))
-            self._heat_import()
+            self._heat_statement()
         return False
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
@@ -442,7 +436,7 @@ class _Resolver(cst.CSTVisitor):
             self.out.imports.append(rec)
             if module in self.star:
                 self.stars.append((rec, self.star[module]))
-            self._heat_import()
+            self._heat_statement()
             return False
         bindings = []
         for alias in node.names:
@@ -453,7 +447,7 @@ class _Resolver(cst.CSTVisitor):
             bindings.append(b)
             self._bind(local, b)
         self.out.imports.append(ImportRecord(node, bindings, top_level=self.depth == 0))
-        self._heat_import()
+        self._heat_statement()
         return False
 
     # -- references -----------------------------------------------------------------
@@ -473,7 +467,7 @@ class _Resolver(cst.CSTVisitor):
         elif binding is not None:
             self.out.heads[head] = binding
             self.out.uses[node] = ".".join([binding.qualname, *parts[1:]])
-            self._heat_use()
+            self._heat_statement()
         self._heat(parts)
         return True
 
@@ -497,7 +491,7 @@ class _Resolver(cst.CSTVisitor):
             return
         if self.out.is_tensor_receiver(node.value):
             self.out.method_uses[node] = f"torch.Tensor.{node.attr.value}"
-            self._heat_use()
+            self._heat_statement()
 
     def _written(self, target: cst.BaseExpression) -> None:
         """Record the attribute a target writes into or through (``x.data``, ``x.data[0]``)."""
@@ -551,9 +545,7 @@ class _Resolver(cst.CSTVisitor):
         from a non-torch library (``np.zeros(3)``, ``pd.read_csv(f).values``)."""
         if isinstance(value, (*_LITERALS, cst.Tuple)):
             return True
-        root = value
-        while isinstance(root, (cst.Call, cst.Attribute, cst.Subscript)):
-            root = root.func if isinstance(root, cst.Call) else root.value
+        root = _root_of(value)
         if not isinstance(root, cst.Name):
             return False
         if root in self.out.foreign_heads:
