@@ -191,15 +191,26 @@ print("step", float((before - net.weight).abs().max()), float(net.weight.grad.ab
 d = nn.Linear(3, 2, dtype=torch.float64)
 print("dtype", d.weight.dtype == torch.float64, L(3, 2).weight.dtype == torch.float32,
       L(3, 2, dtype=torch.float64).weight.dtype == torch.float64, tuple(L(3, 2)(torch.ones(1, 3)).shape))
+try:
+    print(outputs.grad_fn)
+except Exception as e:
+    print(type(e).__name__, "|", e)
+print("hasattr", hasattr(outputs, "grad_fn"), getattr(outputs, "layout", "none"))
 '''
 
 
 def test_data_reads_and_layer_factory_arguments_run(tmp_path):
     """``x.data`` reads are the detached tensor (``torch.max(outputs.data, 1)`` gives indices),
-    writes through ``.data`` update the parameter, and torch layers' ``device=``/``dtype=``
-    (also through ``super().__init__``) are dropped / honoured."""
+    writes through ``.data`` update the parameter, torch layers' ``device=``/``dtype=`` (also
+    through ``super().__init__``) are dropped / honoured, and reads of attributes the Var lacks
+    are marked and raise naming themselves."""
     result, lines = _converted_run(DATA_AND_LAYERS, tmp_path, "data.py")
-    assert not result.report.unsupported, result.report.unsupported
+    assert {u.api for u in result.report.unsupported} == {"torch.Tensor.grad_fn"}
+    # a marked read of an attribute the Var lacks raises naming the line and its marker; hasattr
+    # and getattr with a default still work (the error is an AttributeError too)
+    error = [ln for ln in lines if ln.startswith("UnportedAttributeError |")]
+    assert len(error) == 1 and "data.py:" in error[0] and "JT001 torch.Tensor.grad_fn" in error[0], lines
+    assert "hasattr False none" in lines
     assert "data (5,) True False" in lines
     step = [ln for ln in lines if ln.startswith("step")][0].split()
     assert abs(float(step[1]) - 0.5 * float(step[2])) < 1e-6, lines  # the weight moved by lr * grad
