@@ -1,15 +1,21 @@
 """Convert cloned torch repositories and say how far their converted code gets under Jittor.
 
-Usage: ``python bench/bench_upstream.py CLONES_DIR [--only NAME ...] [--timeout 120]``
+Usage: ``python bench/bench_upstream.py CLONES_DIR [--only NAME ...] [--timeout 120] [--requirements DIR]``
+
+``--requirements DIR``: a folder holding the repositories' own requirements (``pip install
+--target DIR -r requirements.txt``, without torch), put on the children's ``PYTHONPATH`` after
+jtport's.
 
 For each repository folder in ``CLONES_DIR`` (e.g. clones of NVlabs/stylegan2-ada-pytorch,
 diyiiyiii/MCCNet, imlixinyang/HiSD, clovaai/stargan-v2, Totoro97/NeuS): convert it with
 ``jtport convert`` into a temporary folder, convert the result again (idempotence: files that
 change on the second pass), and import every converted module that used torch, each in its
 own child process with the repository's root on ``sys.path`` (as the repository's own scripts
-run).  Prints per repository: torch API uses converted / found, modules importing / modules
-that used torch, files not idempotent, and the first error line of each module that did not
-import.  Nothing is written outside a temporary folder; the clones are only read.
+run), in a clean environment (PATH, HOME and PYTHONPATH only: none of the Jittor settings
+``make`` exports) and with nothing imported first, so it measures what a user gets.  Prints
+per repository: torch API uses converted / found, modules importing / modules that used
+torch, files not idempotent, and the first error line of each module that did not import.
+Nothing is written outside a temporary folder; the clones are only read.
 """
 from __future__ import annotations
 
@@ -27,9 +33,8 @@ sys.path.insert(0, str(ROOT))
 from porter import convert_path  # noqa: E402
 
 _IMPORT = """
-import sys, importlib, traceback
+import sys, importlib
 sys.path.insert(0, {root!r})
-import shims
 try:
     importlib.import_module({module!r})
 except BaseException as e:
@@ -61,7 +66,7 @@ def _changed_on_second_pass(out: Path, tmp: Path) -> list:
     return changed
 
 
-def measure(repo: Path, timeout: float) -> dict:
+def measure(repo: Path, timeout: float, requirements: str = "") -> dict:
     """Conversion rate, importing modules and idempotence of one repository."""
     with tempfile.TemporaryDirectory(prefix=f"jtport-{repo.name}-") as t:
         tmp = Path(t)
@@ -69,8 +74,10 @@ def measure(repo: Path, timeout: float) -> dict:
         report = convert_path(repo, out, jobs=1)
         failures = {}
         modules = list(_modules(report, out))
-        env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
-        env["PYTHONPATH"] = str(ROOT)
+        # as a user runs it: a plain shell (no nvcc_path/use_mkl from the Makefile), nothing
+        # imported before the module (its own ``import shims`` must apply Jittor's settings)
+        env = {"PATH": os.environ["PATH"], "HOME": os.environ["HOME"],
+               "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), requirements) if p)}
         for name, _ in modules:
             code = _IMPORT.format(root=str(out), module=name)
             try:
@@ -95,12 +102,13 @@ def main() -> None:
     ap.add_argument("clones", type=Path)
     ap.add_argument("--only", nargs="*", default=None)
     ap.add_argument("--timeout", type=float, default=180.0)
+    ap.add_argument("--requirements", default="", help="folder with the repositories' own requirements")
     args = ap.parse_args()
     repos = sorted(p for p in args.clones.iterdir() if p.is_dir() and (args.only is None or p.name in args.only))
     print(f"{'repository':<28} {'converted':>14} {'modules importing':>18} {'not idempotent':>15}")
     results = {}
     for repo in repos:
-        r = measure(repo, args.timeout)
+        r = measure(repo, args.timeout, args.requirements)
         results[repo.name] = r
         rate = r["converted"] / r["found"] if r["found"] else 1.0
         print(f"{repo.name:<28} {r['converted']:>5}/{r['found']:<5} {rate:>5.1%}  "

@@ -4,13 +4,17 @@
   ``from jittor import nn``; ``from torch.nn import functional as F`` -> ``from jittor import nn as F``;
 - a name imported from torch is retargeted to its row's target: ``from torch.nn import Conv2d``
   -> ``from jittor.nn import Conv2d``; ``from torch.nn import MaxPool2d`` -> ``from shims.nn import MaxPool2d``;
-- ``import jittor as jt`` / ``import shims`` are added once, where the first torch import was,
-  and only when converted code uses them;
+- ``import shims`` is added once to every converted file, where the first torch import was (or
+  before the file's own first Jittor import), and ``import jittor as jt`` when converted code
+  uses ``jt``;
+- a star import of a torch module becomes the imports of the names the file uses from it
+  (``from torch.nn import *`` -> ``from jittor.nn import Conv2d``; ``math`` re-exported by
+  ``torch.nn.functional`` -> ``import math``);
 - a torch name a leftover still uses is bound to a ``shims`` placeholder instead of its import
   (``torch = shims.unported("torch")``): converted files never import torch, so the module
   imports and runs up to the leftover, which raises a ``shims.UnportedError`` naming itself;
 - ``import shims`` comes first, before anything that imports Jittor (it applies the settings
-  Jittor reads at import);
+  Jittor reads at import, and gives the Var the torch behaviour converted lines rely on);
 - an import nothing uses any more is removed, its comments kept.
 """
 from __future__ import annotations
@@ -19,9 +23,9 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
-from .context import FileContext
+from .context import TARGET_ROOTS, FileContext
 from .leftovers import LeftoverResult, add_marker
-from .names import NATURAL_MODULES, ImportBinding, ImportRecord
+from .names import NATURAL_MODULES, ImportBinding, ImportRecord, dotted_name_of
 
 
 def _import_text(module: str, names: Sequence[Tuple[str, str]]) -> str:
@@ -73,7 +77,7 @@ class _ImportRewriter(cst.CSTTransformer):
         rec = self.records.get(small)
         if rec is None:
             return None
-        if rec.star:
+        if rec.star and not (rec.bindings or rec.python_names) and self.ctx.table.star.get(_module_of(rec)) is None:
             return [small]  # reported by the pipeline; nothing to resolve names against
         keep: List[ImportBinding] = []
         jittor: Dict[str, List[Tuple[str, str]]] = {}
@@ -92,13 +96,19 @@ class _ImportRewriter(cst.CSTTransformer):
         out: List[cst.BaseSmallStatement] = [_placeholder(b.local, b.qualname) for b in keep]
         for module, names in jittor.items():
             out.append(cst.parse_statement(_import_text(module, names)).body[0])
+        for local, origin in rec.python_names.items():  # a star import's non-torch names (math)
+            if local in self.used:
+                out.append(cst.parse_statement(_python_import(local, origin)).body[0])
         return out
 
     def _canonical(self) -> List[cst.SimpleStatementLine]:
         lines = []
         needed = self.ctx.needed_imports
-        # shims first: it applies the settings Jittor reads when it is imported
-        texts = [needed[root] for root in ("shims", "jittor") if root in needed]
+        # ``import shims`` in every converted file, first: it applies the settings Jittor reads
+        # when it is imported (a plain ``python file.py`` of a file that only uses ``jt.zeros``
+        # must not die loading libcudart), and it gives Jittor's Var the torch behaviour the
+        # converted lines rely on (``.grad``, ``is_leaf``, ``.T``), whoever imports the file
+        texts = [TARGET_ROOTS["shims"][1], *(needed[root] for root in ("jittor",) if root in needed)]
         for root in sorted(self.result.respelled_roots):  # leftovers respelled torch.x.y / torchvision.x.y
             if not any(id(b) in self.result.kept_bindings and b.local == root and b.qualname == root
                        for rec in self.records.values() if rec.top_level for b in rec.bindings):
@@ -122,12 +132,16 @@ class _ImportRewriter(cst.CSTTransformer):
             replaced = ([self._replacement(s) for s in orig.body]
                         if isinstance(orig, cst.SimpleStatementLine) else [None])
             if all(r is None for r in replaced):
+                if top and not self.first_done and _imports_jittor(orig):
+                    self.first_done = True  # a Jittor import of the file's own, before any torch import
+                    new_body.extend(self._canonical())
                 new_body.append(stmt)
                 continue
             lines: List[cst.SimpleStatementLine] = []
             if top and not self.first_done:
                 self.first_done = True
                 lines.extend(self._canonical())
+            own = len(lines)  # the statement's own replacement lines start here
             if len(stmt.body) == 1:  # one import per line: one line per replacement
                 lines.extend(cst.SimpleStatementLine([s.with_changes(semicolon=cst.MaybeSentinel.DEFAULT)])
                              for s in replaced[0])  # type: ignore[union-attr]
@@ -143,9 +157,13 @@ class _ImportRewriter(cst.CSTTransformer):
                                             cst.Semicolon(whitespace_after=cst.SimpleWhitespace(" ")))
                              for i, s in enumerate(small)]
                     lines.append(stmt.with_changes(body=small))
-            if lines and stmt.trailing_whitespace.comment is not None \
+            comment = stmt.trailing_whitespace.comment
+            if own < len(lines) and comment is not None \
                     and all(ln.trailing_whitespace.comment is None for ln in lines):
-                lines[0] = lines[0].with_changes(trailing_whitespace=stmt.trailing_whitespace)
+                # the comment stays with what replaced its line
+                lines[own] = lines[own].with_changes(trailing_whitespace=stmt.trailing_whitespace)
+            elif lines and own == len(lines) and comment is not None:  # removed, shims added in its place
+                carry = [cst.EmptyLine(indent=True, comment=comment)]
             if not lines:  # removed: its comments move to the next statement
                 carry = list(stmt.leading_lines)
                 if stmt.trailing_whitespace.comment is not None:
@@ -194,6 +212,34 @@ def _existing_imports(module: cst.Module, exclude) -> Set[str]:
                 if isinstance(s, (cst.Import, cst.ImportFrom)) and s not in exclude:
                     found.add(cst.Module([]).code_for_node(s).strip())
     return found
+
+
+def _module_of(rec: ImportRecord) -> str:
+    return dotted_name_of(rec.node.module) if isinstance(rec.node, cst.ImportFrom) and rec.node.module else ""
+
+
+def _python_import(local: str, origin: str) -> str:
+    """The import binding ``local`` to ``origin``: ``import math``, ``import numpy as np``,
+    ``from typing import Optional``."""
+    if local == origin:
+        return f"import {origin}"
+    module, _, name = origin.rpartition(".")
+    if name == local and module:
+        return f"from {module} import {name}"
+    return f"import {origin} as {local}"
+
+
+def _imports_jittor(stmt: cst.BaseStatement) -> bool:
+    """``import jittor ...`` / ``from jittor... import ...`` on a line of its own."""
+    if not isinstance(stmt, cst.SimpleStatementLine):
+        return False
+    for s in stmt.body:
+        modules = ([a.name for a in s.names] if isinstance(s, cst.Import)
+                   else [s.module] if isinstance(s, cst.ImportFrom) and s.module is not None and not s.relative
+                   else [])
+        if any(dotted_name_of(m).split(".", 1)[0] == "jittor" for m in modules):
+            return True
+    return False
 
 
 def _insertion_point(body: Sequence[cst.BaseStatement]) -> int:

@@ -236,11 +236,11 @@ def run_rules(module: cst.Module, ctx: FileContext, rule_types) -> Tuple[cst.Mod
             result.used_names.add(node.value)
         elif node in wanted:
             present.add(node)
-    result.found = len(driver.uses)
     covers: Dict[cst.CSTNode, Set[cst.CSTNode]] = {}
     for p, stmt in driver.placed:
         covers.setdefault(stmt, set()).update(p.covers)
     left = set()
+    uncounted = 0  # unsupported marks on code holding no torch use (a super().__init__ argument)
     for p, stmt in driver.placed:
         if stmt not in present:
             continue
@@ -251,8 +251,14 @@ def run_rules(module: cst.Module, ctx: FileContext, rule_types) -> Tuple[cst.Mod
                 result.kept_bindings.add(id(binding))
             if p.use in covers[stmt]:
                 continue
+        elif p.kind == "unsupported":
+            # the uses a mark covers are unsupported even where a rule also took them
+            # (``x.pin_memory().to(d)``: the device rule handled the receiver's calls)
+            left.update(p.covers)
+            uncounted += not p.covers
         (result.warnings if p.kind == "warning" else result.unsupported).append(p.finding)
-    result.converted = result.found - len(left)
+    result.found = len(driver.uses) + uncounted
+    result.converted = len(driver.uses) - len(left)
     return out, result
 
 

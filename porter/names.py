@@ -12,7 +12,7 @@ with a single visitor that only tracks import bindings.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, List, Optional, Sequence, Set
+from typing import Dict, FrozenSet, List, Mapping, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -55,6 +55,15 @@ NON_TENSOR_LIBRARIES = frozenset({
     "matplotlib", "tqdm", "yaml", "csv", "io", "struct", "subprocess", "warnings",
     # converted code: Jittor's and shims' own calls are never re-converted (idempotence)
     "jittor", "shims",
+})
+
+#: of those, the libraries whose results (and what is computed from them) are never torch
+#: objects: not ``copy``/``random``/``itertools``/``functools``, which return the user's own
+#: objects (``random.choice(tensors)``), nor Jittor's/shims' Vars
+_VALUE_LIBRARIES = frozenset({
+    "numpy", "math", "cmath", "os", "re", "json", "pathlib", "glob", "time", "string", "argparse",
+    "datetime", "PIL", "cv2", "scipy", "pandas", "imageio", "skimage", "matplotlib", "yaml", "csv",
+    "struct",
 })
 
 #: builtins whose result is never a tensor (``a = list(...)``; ``a.index(3)`` stays numpy/list)
@@ -116,6 +125,9 @@ class ImportRecord:
     bindings: List[ImportBinding]
     star: bool = False
     top_level: bool = True
+    #: a resolved star import's names that are not torch's, used by the file: local -> origin
+    #: (``math`` -> ``math``, ``Optional`` -> ``typing.Optional``)
+    python_names: Dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -135,7 +147,8 @@ class TorchNames:
     module_attrs: Set[str] = field(default_factory=set)
     #: calls whose result is no tensor (``sorted(b)``, ``list(x)``)
     not_tensor_calls: Set[cst.Call] = field(default_factory=set)
-    #: tensor-method calls whose method has a table row: func Attribute -> ``torch.Tensor.m``
+    #: tensor-method calls (func Attribute) and reads of tensor data attributes the Var lacks
+    #: or defines differently (the Attribute) -> ``torch.Tensor.m``
     method_uses: Dict[cst.Attribute, str] = field(default_factory=dict)
     #: func expressions of calls (so rules can tell a callee from a plain reference)
     call_funcs: Set[cst.CSTNode] = field(default_factory=set)
@@ -184,12 +197,56 @@ class TorchNames:
             return False
         if self.qualname(expr) is not None:
             return False
-        root = expr
-        while isinstance(root, (cst.Call, cst.Attribute, cst.Subscript)):
-            root = root.func if isinstance(root, cst.Call) else root.value
+        root = _root_of(expr)
         if isinstance(root, _LITERALS):
             return False
         return not (isinstance(root, cst.Name) and root in self.foreign_heads)
+
+
+def _root_of(value: cst.BaseExpression) -> cst.BaseExpression:
+    """The innermost receiver or callee of a call/attribute/subscript chain."""
+    while isinstance(value, (cst.Call, cst.Attribute, cst.Subscript)):
+        value = value.func if isinstance(value, cst.Call) else value.value
+    return value
+
+
+def _top_level_targets(stmt: cst.BaseStatement) -> List[str]:
+    """Plain names a module-level simple statement (or an ``if``/``try`` around one) binds."""
+    out: List[str] = []
+    if isinstance(stmt, cst.SimpleStatementLine):
+        for small in stmt.body:
+            if isinstance(small, cst.Assign):
+                for t in small.targets:
+                    out.extend(_names_in_target(t.target))
+            elif isinstance(small, (cst.AnnAssign, cst.AugAssign)):
+                out.extend(_names_in_target(small.target))
+            elif isinstance(small, (cst.Import, cst.ImportFrom)) and not isinstance(small.names, cst.ImportStar):
+                for alias in small.names:
+                    local = alias.asname.name if alias.asname else alias.name
+                    out.append(dotted_name_of(local).split(".", 1)[0])
+    elif isinstance(stmt, (cst.If, cst.Try)):
+        blocks = [stmt.body]
+        if isinstance(stmt, cst.Try):
+            blocks.extend(h.body for h in stmt.handlers)
+        elif stmt.orelse is not None:
+            blocks.append(stmt.orelse.body)
+        for block in blocks:
+            if isinstance(block, cst.IndentedBlock):
+                for inner in block.body:
+                    if isinstance(inner, (cst.FunctionDef, cst.ClassDef)):
+                        out.append(inner.name.value)
+                    out.extend(_top_level_targets(inner))
+    return out
+
+
+def _names_in_target(target: cst.BaseExpression) -> List[str]:
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [n for el in target.elements for n in _names_in_target(el.value)]
+    if isinstance(target, cst.StarredElement):
+        return _names_in_target(target.value)
+    return []
 
 
 #: ``torch.nn`` classes whose instances are tensors (``self.weight = nn.Parameter(...)``)
@@ -197,21 +254,34 @@ _TENSOR_CLASSES = frozenset({"Parameter", "Buffer", "UninitializedParameter", "U
 
 
 class _Scope:
-    __slots__ = ("names", "is_class")
+    __slots__ = ("names", "is_class", "in_except")
 
     def __init__(self, is_class: bool = False):
         self.names: Dict[str, Optional[ImportBinding]] = {}
         self.is_class = is_class
+        self.in_except = 0  # >0 inside an except handler of this scope
 
 
 _FOREIGN = ImportBinding("", "", True, False)  # marker binding for non-torch imports
+_LIBRARY = ImportBinding("", "", True, False)  # an import of one of _VALUE_LIBRARIES (``np``, ``PIL``)
+_LIBRARY_VALUE = ImportBinding("", "", False, False)  # a name bound to a value computed from one
+_FOREIGN_LIKE = (_FOREIGN, _LIBRARY, _LIBRARY_VALUE)
 _NOT_TENSOR = ImportBinding("", "", False, False)  # marker: the name itself is no tensor
 
 
 class _Resolver(cst.CSTVisitor):
-    def __init__(self, method_names: Sequence[str], identifiers: Optional[FrozenSet[str]]):
+    def __init__(self, method_names: Sequence[str], identifiers: Optional[FrozenSet[str]],
+                 star: Mapping[str, Mapping[str, str]], attribute_names: FrozenSet[str]):
         super().__init__()
         self.out = TorchNames()
+        self.attribute_names = attribute_names
+        self.written: Set[cst.CSTNode] = set()     # attribute targets of assignments
+        self.library_heads: Set[cst.Name] = set()  # heads bound to _VALUE_LIBRARIES or their values
+        self.receivers: Set[cst.CSTNode] = set()   # expressions whose attribute is read
+        self.star = star
+        self.stars: List[Tuple[ImportRecord, Mapping[str, str]]] = []  # resolvable star imports seen
+        self.module: Optional[cst.Module] = None
+        self.module_names: Optional[Set[str]] = None
         self.scopes: List[_Scope] = [_Scope()]
         self.method_names = frozenset(method_names)
         self.depth = 0  # >0 inside a function or class
@@ -226,8 +296,9 @@ class _Resolver(cst.CSTVisitor):
     def leave_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
         self.statement = None
 
-    def _heat_import(self) -> None:
-        """A torch import line is always visited: the import stage needs its translation."""
+    def _heat_statement(self) -> None:
+        """The statement holds a torch import or use: the rules must see it (an import line
+        also for the import stage, which needs its translation)."""
         if self.out.hot_statements is not None and self.statement is not None:
             self.out.hot_statements.add(self.statement)
 
@@ -246,10 +317,51 @@ class _Resolver(cst.CSTVisitor):
             innermost = False
             if name in scope.names:
                 return scope.names[name]
+        return self._from_star(name)
+
+    def _from_star(self, name: str) -> Optional[ImportBinding]:
+        """A free name a resolved star import (``from torch.nn import *``) provides: bound in
+        the module scope as if the star import had named it, and added to that import."""
+        if not self.stars or name in self._module_level_names():
+            return None  # the file's own module-level name wins, wherever it is defined
+        for rec, names in reversed(self.stars):
+            origin = names.get(name)
+            if origin is None:
+                continue
+            if origin.startswith("python:"):
+                rec.python_names[name] = origin[len("python:"):]
+                binding = _LIBRARY if rec.python_names[name].split(".", 1)[0] in _VALUE_LIBRARIES else _FOREIGN
+            else:
+                binding = ImportBinding(name, origin, origin in TORCH_MODULES, True)
+                rec.bindings.append(binding)
+            self.scopes[0].names[name] = binding
+            return binding
         return None
 
+    def _module_level_names(self) -> Set[str]:
+        """Names the module's own top-level statements bind (defs, classes, assignments,
+        non-star imports), found once."""
+        if self.module_names is None:
+            self.module_names = set()
+            for stmt in self.module.body if self.module is not None else ():
+                if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+                    self.module_names.add(stmt.name.value)
+                for node in _top_level_targets(stmt):
+                    self.module_names.add(node)
+        return self.module_names
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self.module = node
+
     def _bind(self, name: str, binding: Optional[ImportBinding]) -> None:
-        self.scopes[-1].names[name] = binding
+        names = self.scopes[-1].names
+        old = names.get(name)
+        if self.scopes[-1].in_except and old is not None and is_torch_name(old.qualname) \
+                and not (binding is not None and binding.qualname):
+            # ``try: import torch / except ImportError: torch = None``: the fallback never runs
+            # where the converted code runs, so the name stays the torch module it imported
+            return
+        names[name] = binding
 
     def _bind_target(self, target: cst.BaseExpression) -> None:
         if isinstance(target, cst.Name):
@@ -260,6 +372,7 @@ class _Resolver(cst.CSTVisitor):
         elif isinstance(target, cst.StarredElement):
             self._bind_target(target.value)
         else:  # attribute/subscript targets read their base
+            self._written(target)
             target.visit(self)
 
     def _bind_params(self, params: cst.Parameters) -> None:
@@ -294,10 +407,10 @@ class _Resolver(cst.CSTVisitor):
                 bindings.append(b)
                 self._bind(local, b)
             else:
-                self._bind(local, _FOREIGN)
+                self._bind(local, _LIBRARY if name.split(".", 1)[0] in _VALUE_LIBRARIES else _FOREIGN)
         if bindings:
             self.out.imports.append(ImportRecord(node, bindings, top_level=self.depth == 0))
-            self._heat_import()
+            self._heat_statement()
         return False
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
@@ -310,15 +423,20 @@ class _Resolver(cst.CSTVisitor):
         if not is_torch_name(module):
             # a name from the user's own modules may well make tensors or modules
             # (``from model import Net``); one from a known non-tensor library does not
-            binding = _FOREIGN if module.split(".", 1)[0] in NON_TENSOR_LIBRARIES else _NOT_TENSOR
+            root = module.split(".", 1)[0]
+            binding = (_LIBRARY if root in _VALUE_LIBRARIES else _FOREIGN if root in NON_TENSOR_LIBRARIES
+                       else _NOT_TENSOR)
             if not isinstance(node.names, cst.ImportStar):
                 for alias in node.names:
                     local = (alias.asname.name if alias.asname else alias.name).value
                     self._bind(local, binding)
             return False
         if isinstance(node.names, cst.ImportStar):
-            self.out.imports.append(ImportRecord(node, [], star=True, top_level=self.depth == 0))
-            self._heat_import()
+            rec = ImportRecord(node, [], star=True, top_level=self.depth == 0)
+            self.out.imports.append(rec)
+            if module in self.star:
+                self.stars.append((rec, self.star[module]))
+            self._heat_statement()
             return False
         bindings = []
         for alias in node.names:
@@ -329,7 +447,7 @@ class _Resolver(cst.CSTVisitor):
             bindings.append(b)
             self._bind(local, b)
         self.out.imports.append(ImportRecord(node, bindings, top_level=self.depth == 0))
-        self._heat_import()
+        self._heat_statement()
         return False
 
     # -- references -----------------------------------------------------------------
@@ -340,24 +458,47 @@ class _Resolver(cst.CSTVisitor):
             return False
         head = chain_head(node)
         binding = self._lookup(parts[0])
-        if binding is _FOREIGN:
+        if any(binding is b for b in _FOREIGN_LIKE):  # by identity: bindings compare by value
             self.out.foreign_heads.add(head)
+            if binding is not _FOREIGN:
+                self.library_heads.add(head)
         elif binding is _NOT_TENSOR:
             self.out.not_tensor_names.add(head)
         elif binding is not None:
             self.out.heads[head] = binding
             self.out.uses[node] = ".".join([binding.qualname, *parts[1:]])
-            if self.out.hot_statements is not None and self.statement is not None:
-                self.out.hot_statements.add(self.statement)
+            self._heat_statement()
         self._heat(parts)
         return True
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:
-        if self._reference(node):
+        plain = self._reference(node)
+        if node.attr.value in self.attribute_names and node not in self.out.uses:
+            self._attribute_read(node)
+        if plain:
             return False
         self._heat((node.attr.value,))
+        self.receivers.add(node.value)
         node.value.visit(self)
         return False
+
+    def _attribute_read(self, node: cst.Attribute) -> None:
+        """``x.grad_fn``, ``x.data``: a read of a tensor data attribute the Var lacks or defines
+        differently, on a receiver that may be a tensor.  Not a callee, not written
+        (``x.data = v``, ``x.data[i] = v``: those write through to ``x``), not the receiver of
+        a further attribute (``x.data.copy_(...)``: the ``.data`` rule's)."""
+        if node in self.out.call_funcs or node in self.written or node in self.receivers:
+            return
+        if self.out.is_tensor_receiver(node.value):
+            self.out.method_uses[node] = f"torch.Tensor.{node.attr.value}"
+            self._heat_statement()
+
+    def _written(self, target: cst.BaseExpression) -> None:
+        """Record the attribute a target writes into or through (``x.data``, ``x.data[0]``)."""
+        while isinstance(target, cst.Subscript):
+            target = target.value
+        if isinstance(target, cst.Attribute):
+            self.written.add(target)
 
     def visit_Name(self, node: cst.Name) -> bool:
         self._reference(node)
@@ -389,7 +530,10 @@ class _Resolver(cst.CSTVisitor):
         node.value.visit(self)
         for t in node.targets:
             self._bind_target(t.target)
-            if isinstance(t.target, cst.Name) and self._not_a_tensor(node.value):
+            if isinstance(t.target, cst.Name) and _root_of(node.value) in self.library_heads:
+                # ``img = PIL.Image.open(p)``, then ``img = img.crop(...)``: still PIL's
+                self._bind(t.target.value, _LIBRARY_VALUE)
+            elif isinstance(t.target, cst.Name) and self._not_a_tensor(node.value):
                 self._bind(t.target.value, _NOT_TENSOR)
             elif (isinstance(t.target, cst.Attribute) and isinstance(t.target.value, cst.Name)
                   and t.target.value.value == "self" and self._makes_module(node.value)):
@@ -401,9 +545,7 @@ class _Resolver(cst.CSTVisitor):
         from a non-torch library (``np.zeros(3)``, ``pd.read_csv(f).values``)."""
         if isinstance(value, (*_LITERALS, cst.Tuple)):
             return True
-        root = value
-        while isinstance(root, (cst.Call, cst.Attribute, cst.Subscript)):
-            root = root.func if isinstance(root, cst.Call) else root.value
+        root = _root_of(value)
         if not isinstance(root, cst.Name):
             return False
         if root in self.out.foreign_heads:
@@ -433,6 +575,7 @@ class _Resolver(cst.CSTVisitor):
 
     def visit_AugAssign(self, node: cst.AugAssign) -> bool:
         node.value.visit(self)
+        self._written(node.target)
         node.target.visit(self)
         return False
 
@@ -460,7 +603,9 @@ class _Resolver(cst.CSTVisitor):
             node.type.visit(self)
         if node.name is not None:
             self._bind_target(node.name.name)
+        self.scopes[-1].in_except += 1
         node.body.visit(self)
+        self.scopes[-1].in_except -= 1
         return False
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
@@ -507,14 +652,20 @@ class _Resolver(cst.CSTVisitor):
 
 
 def resolve(module: cst.Module, method_names: Sequence[str] = (),
-            identifiers: Optional[FrozenSet[str]] = frozenset()) -> TorchNames:
+            identifiers: Optional[FrozenSet[str]] = frozenset(),
+            star: Mapping[str, Mapping[str, str]] = {},
+            attribute_names: FrozenSet[str] = frozenset()) -> TorchNames:
     """Resolve torch names in ``module``.
 
     ``method_names`` are the tensor methods the mapping table has rows for; calls of those
     methods on receivers that may be tensors are recorded in ``method_uses``.
     ``identifiers`` are names (attributes or plain names) that make a simple statement worth
     visiting for the rules (``hot_statements``); None means every statement is.
+    ``star`` gives, per torch module, what its star import binds (``MappingTable.star``): a
+    free name such an import provides resolves as if the import had named it.
+    ``attribute_names`` are tensor data attributes whose reads on receivers that may be
+    tensors are recorded in ``method_uses`` too (``x.grad_fn``, ``x.data``).
     """
-    r = _Resolver(method_names, identifiers)
+    r = _Resolver(method_names, identifiers, star, attribute_names)
     module.visit(r)
     return r.out

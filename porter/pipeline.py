@@ -87,7 +87,8 @@ def convert_source(source: str, path: str = "<string>", table: Optional[MappingT
     table = table if table is not None else default_table()
     try:
         with _deep_recursion():
-            names = resolve(module, method_names(table), rule_identifiers(RULES))
+            names = resolve(module, method_names(table), rule_identifiers(RULES), table.star,
+                            attribute_names(table))
             if not names.has_torch:
                 return ConvertResult(source, report)
             code = _convert_module(module, names, table, path, source, report)
@@ -128,9 +129,6 @@ class _deep_recursion:
 def _convert_module(module: cst.Module, names, table: MappingTable, path: str, source: str,
                     report: FileReport) -> str:
     ctx = FileContext(path, source, names, table, positions=_Positions(module))
-    for rec in names.imports:
-        if rec.star:
-            ctx.unsupported(rec.node, "import *", "star import from torch: import the names you use explicitly")
     module, left = run_rules(module, ctx, RULES)
     module = rewrite_imports(module, ctx, left)
     report.found, report.converted = left.found, left.converted
@@ -140,7 +138,33 @@ def _convert_module(module: cst.Module, names, table: MappingTable, path: str, s
     return module.code
 
 
+#: methods of Python's own types: a call of one with no table row (``d.values()``,
+#: ``names.index(n)``) is far likelier a dict's or list's than a tensor's (sparse ``values``)
+_BUILTIN_METHODS = frozenset(n for t in (dict, list, str, set, tuple, bytes, int, float) for n in dir(t)
+                             if not n.startswith("_"))
+
+
 def method_names(table) -> list:
     """Tensor methods the resolver records: the table's, and every other public member of
-    ``torch.Tensor`` (no row: marked as unknown rather than passed through to Jittor's Var)."""
-    return sorted(set(table.methods) | table.members.get("torch.Tensor", frozenset()))
+    ``torch.Tensor`` (no row: marked as unknown rather than passed through to Jittor's Var)
+    except those Python's own types have too."""
+    return sorted(set(table.methods) | (table.members.get("torch.Tensor", frozenset()) - _BUILTIN_METHODS))
+
+
+#: tensor data attributes Jittor's Var has natively with torch's meaning (no row needed), and
+#: ``name``, which is read on far more objects than tensors (``args.name``; torch's is None
+#: but for named tensors)
+_VAR_ATTRIBUTES = frozenset({"shape", "ndim", "name"})
+
+
+def attribute_names(table) -> frozenset:
+    """Tensor data attributes whose reads the resolver records: torch's (``torch_members.json``)
+    except those the Var has as they are (natively, or a direct row onto the same name that
+    ``import shims`` installs: ``x.T``, ``x.device``); reads of the rest are converted by their
+    row (``x.data`` -> ``shims.data_of(x)``) or marked (``x.grad_fn``, ``x.layout``)."""
+    out = set()
+    for name in table.tensor_attributes - _VAR_ATTRIBUTES:
+        row = table.get(f"torch.Tensor.{name}")
+        if row is None or row.status != "direct" or row.target != f".{name}":
+            out.add(name)
+    return frozenset(out)

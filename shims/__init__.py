@@ -22,11 +22,14 @@ from . import vision  # noqa: E402,F401  (torchvision semantics: Resize, save_im
 from .ops import *  # noqa: E402,F401,F403
 from .checkpoint import *  # noqa: E402,F401,F403
 from .memory import *  # noqa: E402,F401,F403
-from .unported import UnportedError, unported  # noqa: E402,F401
+from .unported import UnportedError, install_var_getattr, unported  # noqa: E402,F401
+from .namespace import namespace  # noqa: E402,F401  (torch modules as values: getattr(F, name))
 from .grad_mode import *  # noqa: E402,F401,F403
 from . import grad_mode  # noqa: E402
 
+install_var_getattr(jt.Var)  # x.grad_fn (marked): UnportedError naming the line, not a bare AttributeError
+
 # "env": the submodule, bound in this namespace by ``from . import env as _env`` above
 __all__ = ["jt", "autograd", "ops", "nn", "distributed", "optim", "data", "checkpoint", "memory", "env", "vision",  # noqa: F405
-           *ops.__all__, *checkpoint.__all__, *memory.__all__, "unported", "UnportedError",
+           *ops.__all__, *checkpoint.__all__, *memory.__all__, "unported", "UnportedError", "namespace",
            *grad_mode.__all__]

@@ -15,13 +15,18 @@ import re
 import sys
 from typing import Optional, Tuple
 
-__all__ = ["unported", "Unported", "UnportedError"]
+__all__ = ["unported", "Unported", "UnportedError", "UnportedAttributeError"]
 
 _MARKER = re.compile(r"#\s*jtport:\s*(JT\d{3})\s+(.*)$")
 
 
 class UnportedError(NotImplementedError):
     """A line using a torch API that jtport left unconverted was executed."""
+
+
+class UnportedAttributeError(UnportedError, AttributeError):
+    """A marked read of a torch tensor attribute or method the Jittor Var lacks (``x.grad_fn``,
+    ``x.geqrf``); an AttributeError too, so ``hasattr``/``getattr(x, name, default)`` work."""
 
 
 def _caller(depth: int) -> Tuple[str, int, Optional[str]]:
@@ -48,16 +53,18 @@ def _caller(depth: int) -> Tuple[str, int, Optional[str]]:
 class Unported:
     """A torch name (module, function, class, constant) that has no Jittor port here."""
 
-    __slots__ = ("_jtport_name",)
+    __slots__ = ("_jtport_name", "_jtport_reason")
 
-    def __init__(self, name: str):
+    def __init__(self, name: str, reason: str = ""):
         object.__setattr__(self, "_jtport_name", name)
+        object.__setattr__(self, "_jtport_reason", reason)
 
-    def _fail(self, what: str):
+    def _fail(self, what: str, error: type = UnportedError):
         path, line, marker = _caller(3)
         name = self._jtport_name
-        why = f" ({marker})" if marker else ""
-        raise UnportedError(
+        reason = marker or self._jtport_reason
+        why = f" ({reason})" if reason else ""
+        raise error(
             f"{path}:{line}: {what} {name}, which jtport could not convert{why}. Port this line "
             "by hand with Jittor's API or a shims function; jtport's docs/API_COVERAGE.md lists "
             "what each torch API becomes.")
@@ -111,7 +118,36 @@ def _unported_base(name: str, where: Tuple[str, int, Optional[str]]) -> type:
     return type(name.rsplit(".", 1)[-1], (), {"__init__": __init__, "__module__": "shims.unported"})
 
 
-def unported(name: str) -> Unported:
+def unported(name: str, reason: str = "") -> Unported:
     """The placeholder a converted file binds to a torch name it still uses (``"torch"``,
-    ``"torch.nn"``, ``"torch.utils.cpp_extension.load"``)."""
-    return Unported(name)
+    ``"torch.nn"``, ``"torch.utils.cpp_extension.load"``); ``reason`` is said when the line
+    that uses it carries no marker (a name looked up at run time: ``getattr(F, name)``)."""
+    return Unported(name, reason)
+
+
+def _torch_tensor_members() -> frozenset:
+    """``torch.Tensor``'s public members (``porter/mapping/torch_members.json``, written from torch)."""
+    import json
+
+    from porter.mapping import TABLE_DIR
+
+    data = json.loads((TABLE_DIR / "torch_members.json").read_text(encoding="utf-8"))
+    return frozenset(data.get("torch.Tensor", ())) | frozenset(data.get("tensor_attributes", ()))
+
+
+def install_var_getattr(var_type) -> None:
+    """A read of a torch tensor member the Var lacks (marked by the converter: ``x.grad_fn``,
+    ``x.layout``, ``x.geqrf()``) raises :class:`UnportedAttributeError` naming the line and
+    its marker, instead of a bare AttributeError.  Called only for names normal lookup did not
+    find; torch's member list is read on the first such miss of a torch name."""
+    members: list = []
+
+    def __getattr__(self, name: str):
+        if not name.startswith("_"):
+            if not members:
+                members.append(_torch_tensor_members())
+            if name in members[0]:
+                Unported(f"torch.Tensor.{name}")._fail("reading", UnportedAttributeError)
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    var_type.__getattr__ = __getattr__

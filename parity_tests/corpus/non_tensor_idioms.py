@@ -16,6 +16,7 @@ class Meter:
 
     def __init__(self):
         self.vals = []
+        self.data = [0.5]  # a .data attribute that is no tensor's
 
     def add(self, v):
         self.vals.append(v)
@@ -38,6 +39,18 @@ class Meter:
 
     def sum(self, start=0):
         return start + sum(self.vals)
+
+    def expand(self, n):
+        return self.vals * n
+
+    def float(self):
+        return [float(v) for v in self.vals]
+
+    def int(self):
+        return [int(v) for v in self.vals]
+
+    def numpy(self):
+        return np.asarray(self.vals)
 
 
 def typed_locals():
@@ -86,7 +99,10 @@ def untyped(a, b, m):
         "p_reshape": a.reshape(2, 6), "p_flatten": a.flatten(), "p_squeeze": a[:1].squeeze(0),
         "p_cumsum": a.cumsum(axis=1), "p_round": (a / 3).round(2), "p_index": b.index(2),
         "m_mean": m.mean(), "m_size": m.size(), "m_type": m.type(), "m_to": m.to("s"),
-        "m_item": m.item(), "m_sum": m.sum(10),
+        "m_item": m.item(), "m_sum": m.sum(10), "m_expand": m.expand(2), "m_float": m.float(),
+        "m_int": m.int(), "m_numpy": m.numpy(), "m_data": m.data, "p_T": a.T,
+        "p_data": np.frombuffer(a.data, dtype=a.dtype)[:3],
+        "p_float": a.astype(np.float32).sum(), "p_numpy_int": int(a[0, 1]),
     }
 
 

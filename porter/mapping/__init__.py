@@ -29,11 +29,12 @@ table never drops a semantics-changing argument silently.
 """
 from __future__ import annotations
 
+import dataclasses
 import sys
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Dict, Iterator, Mapping, Optional, Tuple
+from typing import Dict, FrozenSet, Iterator, Mapping, Optional, Tuple
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -75,6 +76,9 @@ class ApiEntry:
     receiver: Optional[str] = None
     note: str = ""
     source: str = ""
+    #: class rows: the keyword arguments the target accepts (``target_params.json``); None
+    #: when unknown or the target takes ``**kwargs``
+    accepts: Optional[FrozenSet[str]] = None
 
     @property
     def is_method(self) -> bool:
@@ -133,12 +137,18 @@ def _entry(api: str, row: dict, source: str) -> ApiEntry:
 class MappingTable:
     """All rows of the table, by torch qualified name, plus an index of tensor methods."""
 
-    def __init__(self, entries: Dict[str, ApiEntry], members: Optional[Mapping[str, frozenset]] = None):
+    def __init__(self, entries: Dict[str, ApiEntry], members: Optional[Mapping[str, frozenset]] = None,
+                 tensor_attributes: frozenset = frozenset(), star: Optional[Mapping[str, Mapping[str, str]]] = None):
         self.entries = entries
         self.methods = {e.short_name: e for e in entries.values() if e.is_method}
         #: torch's public surface by namespace (``torch_members.json``); empty for a table
         #: without one (the golden tests' pinned tables)
         self.members: Mapping[str, frozenset] = members or {}
+        #: ``torch.Tensor``'s data attributes (read without a call: ``x.grad_fn``, ``x.T``)
+        self.tensor_attributes = tensor_attributes
+        #: what ``from <module> import *`` binds, by module: name -> torch qualified name, or
+        #: ``python:<origin>`` for a name that is not torch's (``math``)
+        self.star: Mapping[str, Mapping[str, str]] = star or {}
 
     def get(self, api: str) -> Optional[ApiEntry]:
         """The row for a torch qualified name, or None."""
@@ -168,18 +178,25 @@ def load_table(directory: Path = TABLE_DIR) -> MappingTable:
             if api in entries:
                 raise TableError(f"{path.name}: [{api!r}] is already defined in {entries[api].source}")
             entries[api] = _entry(api, row, path.name)
-    return MappingTable(entries, _members(Path(directory) / "torch_members.json"))
-
-
-def _members(path: Path) -> Dict[str, frozenset]:
-    """Every public member of ``torch.Tensor``, ``torch``, ``torch.nn`` and
-    ``torch.nn.functional``, by namespace, from a file ``generate_members.py`` wrote from torch."""
-    if not path.exists():
-        return {}
     import json
 
+    accepts = Path(directory) / "target_params.json"
+    if accepts.exists():
+        # written from the targets' signatures by generate_target_params.py (the loader cannot
+        # import Jittor): the keyword arguments each class row's target takes
+        params = json.loads(accepts.read_text(encoding="utf-8"))
+        for api, e in entries.items():
+            if e.kind == "class" and params.get(e.target) is not None:
+                entries[api] = dataclasses.replace(e, accepts=frozenset(params[e.target]))
+    path = Path(directory) / "torch_members.json"
+    if not path.exists():
+        return MappingTable(entries)
+
+    # written from torch by generate_members.py: every public member of torch.Tensor, torch,
+    # torch.nn and torch.nn.functional by namespace, Tensor's data attributes, star imports
     data = json.loads(path.read_text(encoding="utf-8"))
-    return {k: frozenset(v) for k, v in data.items() if isinstance(v, list)}
+    members = {k: frozenset(v) for k, v in data.items() if k.startswith("torch") and isinstance(v, list)}
+    return MappingTable(entries, members, frozenset(data.get("tensor_attributes", ())), data.get("star", {}))
 
 
 @lru_cache(maxsize=1)

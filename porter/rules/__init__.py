@@ -11,6 +11,7 @@ from .custom_function import CustomFunctionRule
 from .data import DataLoaderRule
 from .device import DeviceRule
 from .grad_flags import GradFlagRule
+from .layer_args import LayerArgsRule
 from .modules import ModuleRule
 from .no_grad import NoGradConstructionRule
 from .seeds import SeedRule
@@ -20,6 +21,7 @@ from .views import ViewWriteRule
 RULES = [
     TrainStepRule,
     ModuleRule,
+    LayerArgsRule,
     CustomFunctionRule,
     AutogradGradRule,
     GradFlagRule,

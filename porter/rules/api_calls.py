@@ -12,7 +12,7 @@ from typing import List, Optional, Tuple
 import libcst as cst
 
 from ..mapping import ApiEntry
-from ..names import NATURAL_MODULES, dotted
+from ..names import NATURAL_MODULES, TORCH_MODULES, dotted, dotted_name_of, is_torch_name
 from .base import Rule
 
 _EMPTY = cst.Module([])
@@ -38,7 +38,7 @@ def transform_args(entry: ApiEntry, args: List[cst.Arg], then: Optional[list] = 
     an argument is rejected: the call then must stay as it is and be reported.  ``then``
     (a list) receives ``(method, value)`` for each ``then`` argument taken out of the call.
     """
-    if not (entry.rename or entry.drop or entry.reject or entry.then):
+    if not (entry.rename or entry.drop or entry.reject or entry.then or entry.accepts is not None):
         return list(args), [], None
     out: List[cst.Arg] = []
     notes: List[str] = []
@@ -76,6 +76,10 @@ def transform_args(entry: ApiEntry, args: List[cst.Arg], then: Optional[list] = 
             shifted = shifted or arg.keyword is None
             continue
         new_name = entry.rename.get(name, name) if name is not None else None
+        if entry.accepts is not None and new_name is not None and new_name not in entry.accepts \
+                and (arg.keyword is not None or shifted):
+            return list(args), [], (f"argument {name}=: {entry.target} takes no such argument (it takes "
+                                    f"{', '.join(sorted(entry.accepts)) or 'none'})")
         if arg.keyword is None and not shifted:
             out.append(arg)
         elif new_name is not None and (arg.keyword is None or new_name != arg.keyword.value):
@@ -85,6 +89,21 @@ def transform_args(entry: ApiEntry, args: List[cst.Arg], then: Optional[list] = 
     if len(out) < len(args) and out:
         out[-1] = out[-1].with_changes(comma=args[-1].comma)
     return out, notes, None
+
+
+def split_factory_dtype(entry: ApiEntry, args: List[cst.Arg]) -> Tuple[List[cst.Arg], Optional[cst.Arg]]:
+    """A torch layer's ``dtype=`` factory argument that the row's target lacks, taken out of
+    ``args`` (it becomes a cast of the layer's parameters: ``shims.nn.with_dtype``)."""
+    if not (entry.kind == "class" and entry.api.startswith("torch.nn.") and entry.accepts is not None
+            and "dtype" not in entry.accepts):
+        return args, None
+    dtype = next((a for a in args if a.keyword is not None and a.keyword.value == "dtype"), None)
+    if dtype is None:
+        return args, None
+    rest = [a for a in args if a is not dtype]
+    if rest:
+        rest[-1] = rest[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    return rest, dtype
 
 
 def _split_out(call: cst.Call) -> Tuple[cst.Call, Optional[cst.Arg]]:
@@ -102,7 +121,9 @@ class ApiCallRule(Rule):
     """Apply the mapping table to torch references, calls and tensor-method calls."""
 
     name = "api_calls"
-    identifiers = frozenset()  # torch uses and tensor-method calls are found by name resolution
+    # torch uses and tensor-method calls are found by name resolution; these name imports of
+    # torch at run time
+    identifiers = frozenset({"import_module", "__import__"})
 
     # -- references -------------------------------------------------------------------
     def _lookup(self, qual: str) -> Tuple[Optional[ApiEntry], str]:
@@ -138,11 +159,16 @@ class ApiCallRule(Rule):
                            qual: str) -> Optional[cst.BaseExpression]:
         """The converted expression for a torch reference, or None to leave it."""
         entry, rest = self._lookup(qual)
-        if entry is None and qual in ("torch", "torchvision"):
-            self.ctx.unsupported(original, qual, "the module itself used as a value (getattr(torch, name), "
-                                 "vars(torch)[...]) would reach Jittor's namesakes, not the mapped APIs "
-                                 "(Jittor's var is biased): spell the API out")
-            return None
+        module = qual[:-len(".__dict__")] if qual.endswith(".__dict__") else qual
+        binding = self.ctx.names.binding_of(original)
+        if entry is None and (module in TORCH_MODULES or binding is not None and binding.is_module
+                              and module == binding.qualname):
+            # a torch module as a value (getattr(F, name), vars(torch), torch.nn.__dict__[name]):
+            # Jittor's namesakes are not torch's, so its attributes resolve through the table at
+            # run time (shims.namespace)
+            self.ctx.handled(original)
+            call = cst.Call(func=self.ctx.spell("shims.namespace"), args=[cst.Arg(cst.SimpleString(f'"{module}"'))])
+            return call if module == qual else cst.Attribute(value=call, attr=cst.Name("__dict__"))
         if entry is None:
             natural = NATURAL_MODULES.get(qual)
             if natural is None:
@@ -168,16 +194,61 @@ class ApiCallRule(Rule):
             return updated
         qual = self.ctx.names.uses.get(original)
         if qual is None:
+            attribute = self.ctx.names.method_uses.get(original)
+            if attribute is not None:
+                return self._convert_attribute_read(original, updated, attribute)  # type: ignore[arg-type]
             return updated
         return self._convert_reference(original, updated, qual) or updated
+
+    def _convert_attribute_read(self, original: cst.Attribute, updated: cst.Attribute, qual: str
+                                ) -> cst.BaseExpression:
+        """``x.data`` -> ``shims.data_of(x)`` (a row with a function target takes the receiver);
+        an unsupported row is marked; no row: left for the leftover marker."""
+        entry = self.ctx.table.get(qual)
+        if entry is None or entry.status == "rewritten" or not (entry.target or entry.status == "unsupported"):
+            return updated
+        if entry.status == "unsupported":
+            self.ctx.unsupported(original, qual, entry.reason)
+            return updated
+        self.ctx.handled_nodes.add(original)  # this read only: uses in the receiver are their own
+        if entry.target.startswith("."):
+            return updated.with_changes(attr=cst.Name(entry.target[1:]))
+        return cst.Call(func=self.ctx.spell(entry.target), args=[cst.Arg(value=updated.value)],
+                        lpar=updated.lpar, rpar=updated.rpar)
 
     leave_Attribute = _leave_reference
     leave_Name = _leave_reference
 
+    # -- star imports -------------------------------------------------------------------
+    def leave_ImportFrom(self, original: cst.ImportFrom, updated: cst.ImportFrom) -> cst.ImportFrom:
+        """A star import of a torch module whose names the table does not list stays, marked
+        (the ones it lists are resolved name by name: ``names``, ``imports``)."""
+        if isinstance(original.names, cst.ImportStar) and original.module is not None and not original.relative:
+            module = dotted_name_of(original.module)
+            if is_torch_name(module) and module not in self.ctx.table.star:
+                self.ctx.unsupported(original, f"{module}.*", "star import of a torch module jtport has no "
+                                     "list of names for: import the names you use explicitly")
+        return updated
+
     # -- calls --------------------------------------------------------------------------
+    def _dynamic_torch_import(self, call: cst.Call) -> None:
+        """``importlib.import_module("torch")`` / ``__import__("torch.nn")``: marked, never run
+        (converted code must not import torch, and the module would be torch's, not ported)."""
+        parts = dotted(call.func)
+        if parts not in (["importlib", "import_module"], ["import_module"], ["__import__"]) or not call.args:
+            return
+        first = call.args[0].value
+        module = first.evaluated_value if isinstance(first, cst.SimpleString) else None
+        if isinstance(module, str) and is_torch_name(module):
+            self.ctx.unsupported(call, module, "imports torch at run time, which converted code never does: "
+                                 "use the module's Jittor/shims port (shims.namespace(name) looks torch's "
+                                 "names up in jtport's table)")
+
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         names = self.ctx.names
         func = original.func
+        if func not in names.uses and func not in names.method_uses:
+            self._dynamic_torch_import(original)
         if func in self.ctx.handled_nodes:
             return updated  # an earlier rule converted this call
         qual = names.uses.get(func)
@@ -204,12 +275,18 @@ class ApiCallRule(Rule):
             func = self._convert_reference(original.func, updated.func, qual)
             return updated if func is None else updated.with_changes(func=func)
         call, out = _split_out(updated) if entry.kind == "function" and "out" not in entry.params else (updated, None)
+        rest, dtype = split_factory_dtype(entry, list(call.args))
         then: list = []
-        args = self._args_or_report(original, call, entry, qual, then)
+        args = self._args_or_report(original, call.with_changes(args=rest), entry, qual, then)
         if args is None:
             return updated
         func = self._convert_reference(original.func, updated.func, qual)
         converted = call.with_changes(func=func or updated.func, args=args)
+        if dtype is not None:  # nn.Linear(3, 2, dtype=d) -> shims.nn.with_dtype(nn.Linear(3, 2), d)
+            comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+            converted = cst.Call(func=self.ctx.spell("shims.nn.with_dtype"),
+                                 args=[cst.Arg(converted.with_changes(lpar=[], rpar=[]), comma=comma),
+                                       cst.Arg(dtype.value)], lpar=converted.lpar, rpar=converted.rpar)
         for method, value in then:  # torch.zeros(3, requires_grad=True) -> jt.zeros(3).requires_grad_(True)
             converted = cst.Call(func=cst.Attribute(value=converted.with_changes(lpar=[], rpar=[]),
                                                     attr=cst.Name(method)),

@@ -37,6 +37,12 @@ class GradFlagRule(Rule):
         detached = cst.Call(func=cst.Attribute(value=base, attr=cst.Name("detach")))
         return updated.with_changes(func=updated.func.with_changes(value=detached))
 
+    def visit_Call(self, node: cst.Call) -> None:
+        first = node.args[0].value if node.args else None
+        if isinstance(first, cst.Attribute) and first.attr.value == "data" \
+                and (self.ctx.qualname(node.func) or "").startswith("torch.nn.init."):
+            self.ctx.handled_nodes.add(first)  # nn.init.f(x.data): leave_Call passes x itself
+
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         func = original.func
         if (self.ctx.qualname(func) or "").startswith("torch.nn.init.") and updated.args:

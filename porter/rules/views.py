@@ -12,8 +12,9 @@ from typing import Dict, Sequence
 
 import libcst as cst
 
+from ..names import dotted
 from .base import Rule
-from .common import BlockRule, method_name, receiver
+from .common import BlockRule, code_of, method_name, receiver
 
 CODE = "JT107"
 #: torch methods whose result shares the receiver's storage
@@ -30,13 +31,16 @@ def _smalls(stmt) -> Sequence[cst.BaseSmallStatement]:
 
 
 def _view_of(value: cst.BaseExpression):
-    """(base text, method) when ``value`` is ``base.<view method>(...)`` of a plain name base."""
+    """(base expression, method) when ``value`` is ``base.<view method>(...)`` of a plain name
+    base, or ``base.data`` of a dotted base (``w = net.weight.data``)."""
+    if isinstance(value, cst.Attribute) and value.attr.value == "data" and dotted(value.value) is not None:
+        return value.value, "data"
     if not isinstance(value, cst.Call):
         return None
     name = method_name(value)
     base = receiver(value)
     if name in VIEW_METHODS and isinstance(base, cst.Name):
-        return base.value, name
+        return base, name
     return None
 
 
@@ -85,7 +89,8 @@ class ViewWriteRule(BlockRule, Rule):
         written = _written_name(small)
         if written in views:
             base, method = views.pop(written)
-            self._mark(stmt, f"{written} = {base}.{method}(...) shares {base}'s storage in torch, so this "
+            made = f"{base}.data" if method == "data" else f"{base}.{method}(...)"
+            self._mark(stmt, f"{written} = {made} shares {base}'s storage in torch, so this "
                        f"write changes {base} too; a Jittor Var is a copy and {base} stays unchanged: write "
                        f"into {base} itself if the code relies on it", f"torch.Tensor.{method}")
             return
@@ -95,5 +100,5 @@ class ViewWriteRule(BlockRule, Rule):
                     views.pop(t.target.value, None)
             view = _view_of(small.value)
             if view is not None and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name) \
-                    and self.ctx.is_tensor_receiver(small.value.func.value):  # type: ignore[attr-defined]
-                views[small.targets[0].target.value] = view
+                    and self.ctx.is_tensor_receiver(view[0]):
+                views[small.targets[0].target.value] = (code_of(view[0]), view[1])

@@ -14,7 +14,31 @@ from typing import Dict, Iterable, Iterator, List, Optional, Tuple
 
 import jittor as jt
 
-__all__ = ["Module", "Sequential", "ModuleList", "ModuleDict", "set_tensor_attr", "RemovableHandle"]
+__all__ = ["Module", "Sequential", "ModuleList", "ModuleDict", "set_tensor_attr", "RemovableHandle", "with_dtype"]
+
+
+def _cast_floats(module, dtype):
+    """Floating parameters and buffers of ``module`` and its children to ``dtype``, in place."""
+    for mod in module.modules():
+        for k, v in list(mod.__dict__.items()):
+            if isinstance(v, jt.Var) and str(v.dtype) in ("float16", "float32", "float64", "bfloat16"):
+                trainable = not v.is_stop_grad()
+                v.assign(v.cast(dtype))
+                if trainable:
+                    v.start_grad()
+        attrs = mod.__dict__.get("_shim_tensor_attrs", {})
+        for k, v in list(attrs.items()):
+            if isinstance(v, jt.Var) and str(v.dtype) in ("float16", "float32", "float64", "bfloat16"):
+                attrs[k] = v.cast(dtype)
+    return module
+
+
+def with_dtype(module, dtype):
+    """torch layers' ``dtype=`` factory argument, which Jittor's layers lack: ``module`` with
+    its floating parameters and buffers made ``dtype`` (``None``: as made, torch's default);
+    the converter writes ``nn.Linear(3, 2, dtype=d)`` as ``shims.nn.with_dtype(nn.Linear(3, 2), d)``."""
+    return module if dtype is None else _cast_floats(module, dtype)
+
 
 #: the shims modules whose forward is running in this thread (id -> how many times): a Var one
 #: of them assigns to a new attribute of its own is a plain tensor attribute (torch: ``self.h =
@@ -187,18 +211,7 @@ class Module(jt.Module):
 
     # -- dtype casts ---------------------------------------------------------------------
     def _cast_floats(self, dtype):
-        for mod in self.modules():
-            for k, v in list(mod.__dict__.items()):
-                if isinstance(v, jt.Var) and str(v.dtype) in ("float16", "float32", "float64", "bfloat16"):
-                    trainable = not v.is_stop_grad()
-                    v.assign(v.cast(dtype))
-                    if trainable:
-                        v.start_grad()
-            attrs = mod.__dict__.get("_shim_tensor_attrs", {})
-            for k, v in list(attrs.items()):
-                if isinstance(v, jt.Var) and str(v.dtype) in ("float16", "float32", "float64", "bfloat16"):
-                    attrs[k] = v.cast(dtype)
-        return self
+        return _cast_floats(self, dtype)
 
     def double(self):
         """torch's ``double()``: floating parameters and buffers to float64 (in place)."""

@@ -1596,3 +1596,15 @@ __all__ += [
     "digamma_", "lgamma_", "masked_scatter_", "index_put_", "put_", "bitwise_left_shift_", "bitwise_right_shift_",
     "dropout_", "alpha_dropout_", "feature_dropout_", "feature_alpha_dropout_",
 ]
+
+
+def data_of(input):
+    """torch's ``x.data`` read: ``x`` detached from the graph (Jittor's own ``Var.data`` is a
+    numpy array).  Anything that is not a Var (a dataset, a numpy array) gives its own
+    ``.data``, so a read the converter could not prove to be a tensor's stays what it was."""
+    if isinstance(input, jt.Var):
+        return input.detach()
+    return input.data
+
+
+__all__ += ["data_of"]

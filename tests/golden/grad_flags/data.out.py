@@ -1,3 +1,4 @@
+import shims
 
 
 def ema(model, model_ema, beta, dataset):

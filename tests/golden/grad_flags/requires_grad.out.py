@@ -1,3 +1,4 @@
+import shims
 import jittor as jt
 
 

@@ -1,5 +1,4 @@
 import shims
-torch = shims.unported("torch")
 
 
 @shims.no_grad
@@ -8,7 +7,7 @@ def ema(a, b):
 
 
 def stat(x, name):
-    return getattr(torch, name)(x)  # jtport: JT001 torch: the module itself used as a value (getattr(torch, name), vars(torch)[...]) would reach Jittor's namesakes, not the mapped APIs (Jittor's var is biased): spell the API out
+    return getattr(shims.namespace("torch"), name)(x)
 
 
 def move(x):

@@ -1,6 +1,7 @@
 import math
 
 # torch is imported but only used inside a function
+import shims
 # framework
 # activations
 

@@ -1,6 +1,7 @@
 import random
 
 import numpy as np
+import shims
 import jittor as jt
 
 

@@ -1,3 +1,4 @@
+import shims
 
 
 def train(model, disc, loader, opt_g, opt_d):

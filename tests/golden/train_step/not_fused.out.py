@@ -1,3 +1,4 @@
+import shims
 
 
 def keep_zeros(model, opt, loss):
