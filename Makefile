@@ -19,10 +19,13 @@ all: test
 
 # The two environments build side by side: Jittor's first-import compile (CPU) overlaps the
 # torch download (network).  Then oneDNN from PyPI into Jittor's cache (a no-op once there;
-# also in venvs built before it existed), which turns use_mkl on (shims/env.py).
+# also in venvs built before it existed), which turns use_mkl on (shims/env.py).  Without it
+# (no index, another platform) shims/env.py keeps use_mkl=0: slower, but demo and test still run.
 venvs:
 	@$(MAKE) --no-print-directory -j2 --output-sync=target $(VENV)/.installed $(TVENV)/.installed
-	@$(VENV)/bin/python -m porter.cli install-onednn
+	@$(VENV)/bin/python -m porter.cli install-onednn || echo "make venvs: oneDNN is not installed \
+	(the reason is above), so Jittor runs with use_mkl=0: its own CPU convolutions, 10-50x slower \
+	than oneDNN's. To retry: $(VENV)/bin/jtport install-onednn [--wheels DIR]"
 
 $(VENV)/.installed: pyproject.toml
 	$(PY) -m venv $(VENV)

@@ -7,7 +7,9 @@ a known gap; its test fails if the case passes (the row should then be promoted)
 
 The cases run unfused (Jittor's own kernels).  The convolution cases run fused too
 (:func:`test_conv_case_fused`): fused is where Jittor hands convolutions to oneDNN when
-``use_mkl=1`` (``jtport install-onednn``), so both of Jittor's convolution paths are proven.
+``use_mkl=1`` (``jtport install-onednn``).  A few convolution cases also run, unfused and fused,
+in a child with oneDNN off (:func:`test_conv_cases_with_onednn_off`), and the profiler says
+which runs used oneDNN, so both of Jittor's convolution paths are proven.
 
 Each case's outcome is kept in ``build/parity/api_case_results.json`` (keyed by case id and a
 hash of the case's definition, so a subset run adds to earlier ones); at the end of a session
@@ -18,6 +20,8 @@ result also goes to ``build/parity/results/api.json`` for ``make parity``'s summ
 from __future__ import annotations
 
 import json
+import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -25,7 +29,9 @@ import pytest
 from parity_tests.api.case import all_cases
 # TORCH_SIDE: a module-level TorchSide, which conftest.py prefetches once collection ends
 from parity_tests.api.runner import TORCH_SIDE, CaseRunner, ResultStore, isfinite_or_none, row_outcomes  # noqa: F401
+from parity_tests.api.onednn_probe import run_profiled
 from porter.parity import results
+from porter.parity.processes import run_tracked
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC_RESULTS = ROOT / "docs" / "api_parity_results.json"
@@ -107,3 +113,34 @@ def test_conv_case_fused(case, runner):
                                max_rel_err=isfinite_or_none(res.max_rel_err), detail=res.detail[:2000]))
     assert res.forward, f"{case.api} fused forward: {res.detail}\n{res.converted}"
     assert res.gradient is not False, f"{case.api} fused gradient: {res.detail}\n{res.converted}"
+
+
+# grouped, transposed with output padding, 1-d: the convolution forms whose oneDNN and own
+# kernels differ most, at a few seconds of compilation in the child
+ONEDNN_OFF_CASES = ["nn:torch.nn.Conv2d/tuple_groups", "nn:torch.nn.ConvTranspose2d/groups_outpad",
+                    "functional:torch.nn.functional.conv1d"]
+
+
+def test_conv_cases_with_onednn_off(runner):
+    """Jittor's own convolution kernels stay proven while the suites run on oneDNN: in a child
+    forced to ``use_mkl=0`` the cases pass unfused and fused with no oneDNN op run.  In this
+    process (oneDNN on where installed) the profiler sees oneDNN ops in the fused runs, so the
+    child's "none" is a finding, and none in the unfused ones: the per-API suite's unfused
+    cases prove Jittor's own kernels even with ``use_mkl=1``."""
+    from jittor import compile_extern
+
+    env = dict(os.environ, use_mkl="0", PYTHONPATH=str(ROOT))
+    proc = run_tracked([sys.executable, "-m", "parity_tests.api.onednn_probe", *ONEDNN_OFF_CASES], ROOT, env,
+                       timeout=900)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    off = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert (off["use_mkl"], off["mkl_ops_built"]) == (False, False), off
+    assert len(off["cases"]) == 2 * len(ONEDNN_OFF_CASES)
+    failed = {k: v["detail"] for k, v in off["cases"].items() if not v["ok"]}
+    assert not failed, failed
+    assert off["mkl_ops"] == {"unfused": [], "fused": []}, off["mkl_ops"]
+    here = run_profiled(runner, ONEDNN_OFF_CASES[:1])
+    assert all(v["ok"] for v in here["cases"].values()), here["cases"]
+    assert here["mkl_ops"]["unfused"] == [], here["mkl_ops"]
+    if compile_extern.mkl_ops is not None:
+        assert "mkl_conv" in here["mkl_ops"]["fused"], here["mkl_ops"]

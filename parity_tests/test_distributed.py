@@ -102,6 +102,40 @@ def _mpirun(args, cwd, nprocs=2):
     return proc
 
 
+def test_torchrun_environment_comes_from_openmpis():
+    ompi = {"OMPI_COMM_WORLD_SIZE": "4", "OMPI_COMM_WORLD_RANK": "3", "OMPI_COMM_WORLD_LOCAL_RANK": "1",
+            "OMPI_COMM_WORLD_LOCAL_SIZE": "2"}
+    assert dist.torchrun_environment(ompi) == {"RANK": "3", "WORLD_SIZE": "4", "LOCAL_RANK": "1",
+                                               "LOCAL_WORLD_SIZE": "2", "MASTER_ADDR": "127.0.0.1",
+                                               "MASTER_PORT": "29500"}
+    # not under OpenMPI (Jittor would run a world of one): nothing to set
+    assert dist.torchrun_environment({"PMI_RANK": "1", "PMI_SIZE": "2"}) == {}
+
+
+TORCHRUN_SCRIPT = """\
+import os
+
+import torch.distributed as dist
+
+local_rank = int(os.environ["LOCAL_RANK"])
+dist.init_process_group("gloo", init_method=f"tcp://{os.environ['MASTER_ADDR']}:{os.environ['MASTER_PORT']}")
+print("seen", dist.get_rank(), local_rank, os.environ["RANK"], os.environ["WORLD_SIZE"],
+      os.environ["LOCAL_WORLD_SIZE"], flush=True)
+"""
+
+
+@needs_mpi
+def test_torchrun_style_script_runs_under_mpirun(tmp_path):
+    """A script written for torchrun reads LOCAL_RANK, RANK, WORLD_SIZE, MASTER_ADDR/PORT from
+    the environment; under mpirun `import shims` sets them from OpenMPI's (a KeyError before)."""
+    (tmp_path / "torchrun_style.py").write_text(TORCHRUN_SCRIPT)
+    report = convert_path(tmp_path / "torchrun_style.py", tmp_path / "converted.py")
+    assert any("torchrun's environment" in note for note, _ in report.how_to_run()), report.how_to_run()
+    proc = _mpirun([tmp_path / "converted.py"], tmp_path)
+    seen = sorted(line for line in proc.stdout.splitlines() if line.startswith("seen"))
+    assert seen == ["seen 0 0 0 2 2", "seen 1 1 1 2 2"], proc.stdout
+
+
 @needs_mpi
 def test_collectives_and_ddp_semantics_under_mpirun(tmp_path):
     proc = _mpirun([HERE / "collectives_check.py"], tmp_path)

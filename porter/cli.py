@@ -35,7 +35,7 @@ def _convert_parser(sub) -> None:
     where.add_argument("--in-place", action="store_true", help="rewrite the sources (atomically)")
     p.add_argument("--overwrite", action="store_true",
                    help="replace files in an existing output (refused without it; read-only "
-                        "files are never replaced)")
+                        "files are never replaced, symbolic links in it never written through)")
     p.add_argument("--diff", action="store_true", help="print a unified diff; write nothing")
     p.add_argument("--check", action="store_true",
                    help="write nothing; exit 1 if a file would change or has unsupported uses")

@@ -242,7 +242,14 @@ def _same_file(a: Path, b: Path) -> bool:
 
 
 def _check_output(out: Path, tree: bool, overwrite: bool) -> None:
-    """Refuse to replace what is already at ``out`` unless asked to; never a read-only file."""
+    """Refuse to replace what is already at ``out`` unless asked to; never a read-only file, and
+    never through a symbolic link (one in an output could point at a source file)."""
+    links = ([p for p in out.rglob("*") if p.is_symlink()] if tree and out.is_dir()
+             else [out] if out.is_symlink() else [])
+    if links:
+        raise ConvertError(f"{links[0]}: is a symbolic link (to {os.readlink(links[0])}); jtport does "
+                           "not write through links in an output: remove it or choose another output"
+                           + _more(links))
     if not out.exists():
         return
     existing = [p for p in out.rglob("*") if p.is_file()] if tree else [out]
@@ -252,10 +259,19 @@ def _check_output(out: Path, tree: bool, overwrite: bool) -> None:
         what = f"is not empty ({len(existing)} file(s))" if tree else "exists"
         raise ConvertError(f"{out}: {what}; pass --overwrite to replace its files, or choose "
                            "another output")
-    locked = [p for p in existing if not os.access(p, os.W_OK)]
+    locked = [p for p in existing if _read_only(p)]
     if locked:
-        raise ConvertError(f"{locked[0]}: is read-only; not replacing it"
-                           + (f" (and {len(locked) - 1} more)" if len(locked) > 1 else ""))
+        raise ConvertError(f"{locked[0]}: is read-only; not replacing it" + _more(locked))
+
+
+def _read_only(path: Path) -> bool:
+    """No write permission bit set, or no write access: root's ``os.access`` is always true, and
+    a read-only mode is the owner's word that the file must not change."""
+    return not path.stat().st_mode & 0o222 or not os.access(path, os.W_OK)
+
+
+def _more(paths: List[Path]) -> str:
+    return f" (and {len(paths) - 1} more)" if len(paths) > 1 else ""
 
 
 def _die_with_parent(parent: int) -> None:

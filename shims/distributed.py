@@ -14,7 +14,10 @@ the collectives (``mpi_all_reduce``, ``mpi_broadcast``).  This module keeps torc
   ``module.`` prefix): parameters and buffers start from rank 0's, buffers are re-broadcast
   before each forward, and the gradient store averages its parameters' gradients over the
   ranks after each backward outside ``no_sync()``, as torch's reducer does;
-* :func:`spawn` runs the worker function in the current process with its MPI rank.
+* :func:`spawn` runs the worker function in the current process with its MPI rank;
+* under ``mpirun``, importing it (``import shims`` does) sets the variables ``torchrun`` gives
+  its workers (``RANK``, ``LOCAL_RANK``, ``WORLD_SIZE``, ...) from OpenMPI's, where unset, so
+  ``int(os.environ["LOCAL_RANK"])`` works as under ``torchrun`` (:func:`torchrun_environment`).
 
 Without ``mpirun`` the world is one process; asking for more raises :class:`LaunchError` with
 the command to run.
@@ -42,7 +45,7 @@ __all__ = ["ReduceOp", "LaunchError", "launch_command", "is_available", "is_init
            "get_local_rank", "get_backend", "new_group", "group", "barrier", "all_reduce",
            "reduce", "broadcast", "all_gather", "all_gather_into_tensor", "all_gather_object",
            "broadcast_object_list", "DistributedDataParallel", "DataParallel", "spawn",
-           "set_start_method", "average_gradients"]
+           "set_start_method", "average_gradients", "torchrun_environment"]
 
 
 class ReduceOp:
@@ -85,6 +88,31 @@ def _world() -> int:
 
 def _rank() -> int:
     return int(compile_extern.rank) if _in_mpi() else 0
+
+
+# torchrun's worker variable <- OpenMPI's (mpirun sets these in every process it starts).  Only
+# OpenMPI: Jittor 1.3.11 recognises MPI by OMPI_COMM_WORLD_SIZE alone, so under another MPI
+# (PMI_RANK, ...) each process is a world of one and torchrun's values would contradict it.
+_FROM_OPENMPI = {"RANK": "OMPI_COMM_WORLD_RANK", "WORLD_SIZE": "OMPI_COMM_WORLD_SIZE",
+                 "LOCAL_RANK": "OMPI_COMM_WORLD_LOCAL_RANK",
+                 "LOCAL_WORLD_SIZE": "OMPI_COMM_WORLD_LOCAL_SIZE"}
+# MASTER_ADDR/PORT locate torch's rendezvous; MPI has already connected the processes, so they
+# only need to exist (init_process_group ignores init_method): torchrun's single-node defaults.
+_RENDEZVOUS = {"MASTER_ADDR": "127.0.0.1", "MASTER_PORT": "29500"}
+
+
+def torchrun_environment(environ: Optional[Dict[str, str]] = None) -> Dict[str, str]:
+    """The variables ``torchrun`` would give this process, from OpenMPI's: ``{}`` outside
+    ``mpirun``; a variable OpenMPI does not set is left out."""
+    environ = os.environ if environ is None else environ
+    if "OMPI_COMM_WORLD_SIZE" not in environ:
+        return {}
+    out = {name: environ[ompi] for name, ompi in _FROM_OPENMPI.items() if ompi in environ}
+    return {**out, **_RENDEZVOUS}
+
+
+for _name, _value in torchrun_environment().items():
+    os.environ.setdefault(_name, _value)
 
 
 def launch_command(nprocs: int, argv: Optional[Sequence[str]] = None) -> str:

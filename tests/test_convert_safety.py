@@ -64,14 +64,37 @@ def test_existing_output_file_needs_overwrite(tmp_path, capsys):
     assert code == 2 and "exists" in err and out.read_text() == "mine\n"
 
 
-def test_read_only_output_is_never_replaced(tmp_path, capsys, monkeypatch):
-    """os.access answers as for a non-root user (root may write read-only files)."""
-    import porter.engine as engine
+def test_read_only_output_is_never_replaced(tmp_path, capsys):
+    """A mode without write bits is read-only even for root, whom os.access always lets write."""
     src, out = _source_and_taken_output(tmp_path)
     (out / "m.py").chmod(0o444)
-    monkeypatch.setattr(engine.os, "access", lambda p, mode: bool(os.stat(p).st_mode & 0o200))
     code, err = _convert(["convert", str(src), "-o", str(out), "-q", "--overwrite"], capsys)
-    assert code == 2 and "read-only" in err and (out / "m.py").read_text() == "mine\n"
+    assert code == 2 and f"{out / 'm.py'}: is read-only" in err
+    assert (out / "m.py").read_text() == "mine\n"
+
+
+def test_output_links_into_the_source_are_never_written_through(tmp_path, capsys):
+    """out/m.py -> src/m.py, out/pkg -> src/pkg, a dangling out/new.py, and a single-file -o
+    onto a link: each refused before anything is written, every source intact."""
+    src, out = _source_and_taken_output(tmp_path)
+    (src / "pkg").mkdir()
+    (src / "pkg" / "n.py").write_text(TORCH)
+    cases = {"file": (out / "m.py", src / "m.py"), "dir": (out / "pkg", src / "pkg"),
+             "dangling": (out / "m.py", tmp_path / "nowhere.py")}
+    for name, (link, target) in cases.items():
+        for p in out.iterdir():
+            p.unlink()
+        link.symlink_to(target)
+        code, err = _convert(["convert", str(src), "-o", str(out), "-q", "--overwrite"], capsys)
+        assert code == 2 and f"{link}: is a symbolic link (to {target})" in err, (name, err)
+        assert not (tmp_path / "nowhere.py").exists()
+    other = tmp_path / "other.py"
+    other.write_text("mine\n")
+    (tmp_path / "single.py").symlink_to(other)
+    code, err = _convert(["convert", str(src / "m.py"), "-o", str(tmp_path / "single.py"), "-q",
+                          "--overwrite"], capsys)
+    assert code == 2 and "is a symbolic link" in err and other.read_text() == "mine\n"
+    assert (src / "m.py").read_text() == TORCH and (src / "pkg" / "n.py").read_text() == TORCH
 
 
 def test_in_place_keeps_symlinks_and_hard_links(tmp_path):

@@ -6,13 +6,18 @@ real ones are 65 MB and come from PyPI in ``make venvs``.
 import hashlib
 import os
 import platform
+import shutil
+import subprocess
+import time
 import zipfile
+from pathlib import Path
 
 import pytest
 
 from porter import onednn_install
 from porter.doctor import env_module
 
+ROOT = Path(__file__).resolve().parents[1]
 ENV = env_module()
 ONEDNN = ENV._sibling("onednn")
 LINUX_X86 = (platform.system(), platform.machine()) == onednn_install.SUPPORTED
@@ -104,3 +109,34 @@ def test_wheels_with_other_contents_are_refused(tmp_path, monkeypatch):
     monkeypatch.setitem(onednn_install.WHEELS, "onednn_cpu_gomp-", ("onednn-cpu-gomp==2021.2.0", "0" * 64))
     with pytest.raises(onednn_install.InstallError, match="sha256"):
         onednn_install.find_wheels(str(wheels))
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+@pytest.mark.parametrize("installs", [True, False])
+def test_make_venvs_goes_on_with_use_mkl_0_when_onednn_cannot_be_installed(tmp_path, installs):
+    """`make venvs` (so `make test`/`make demo`) must not stop where the oneDNN wheels cannot be
+    had: it says why and that Jittor runs with use_mkl=0.  The Makefile runs in a folder whose
+    venvs are built (stamps newer than their inputs) and whose .venv python is a stand-in for
+    `python -m porter.cli install-onednn` that fails (or succeeds) as the real one does."""
+    shutil.copy(ROOT / "Makefile", tmp_path / "Makefile")
+    for name in ("pyproject.toml", "requirements-torch.txt"):
+        (tmp_path / name).write_text("")
+    (tmp_path / ".venv" / "bin").mkdir(parents=True)
+    (tmp_path / ".venv-torch").mkdir()
+    past = time.time() - 60
+    for name in ("pyproject.toml", "requirements-torch.txt"):
+        os.utime(tmp_path / name, (past, past))
+    (tmp_path / ".venv" / ".installed").write_text("")
+    (tmp_path / ".venv-torch" / ".installed").write_text("")
+    python = tmp_path / ".venv" / "bin" / "python"
+    python.write_text("#!/bin/sh\n" + ('echo "oneDNN installed"\n' if installs else
+                      'echo "jtport install-onednn: pip could not download the oneDNN wheels" >&2\nexit 1\n'))
+    python.chmod(0o755)
+    done = subprocess.run(["make", "--no-print-directory", "venvs"], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+    if installs:
+        assert "oneDNN installed" in done.stdout and "use_mkl=0" not in done.stdout
+    else:
+        assert "could not download" in done.stderr
+        assert "oneDNN is not installed (the reason is above), so Jittor runs with use_mkl=0" in done.stdout

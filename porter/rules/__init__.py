@@ -11,6 +11,7 @@ from .custom_function import CustomFunctionRule
 from .data import DataLoaderRule
 from .device import DeviceRule
 from .grad_flags import GradFlagRule
+from .launch import LaunchRule
 from .layer_args import LayerArgsRule
 from .modules import ModuleRule
 from .no_grad import NoGradConstructionRule
@@ -32,6 +33,7 @@ RULES = [
     NoGradConstructionRule,
     ViewWriteRule,
     BlockEditRule,
+    LaunchRule,
     ApiCallRule,
 ]
 

@@ -62,7 +62,7 @@ def load(f, map_location=None, *, to: str = "jittor", weights_only: bool = True,
 
 def _read(fh, where: str, to: str, weights_only: bool):
     try:
-        return read_checkpoint(fh, where, to == "jittor", trust=not weights_only)
+        return read_checkpoint(fh, to == "jittor", trust=not weights_only)
     except CheckpointError as e:
         raise type(e)(f"{where}: {e}") from None
     except Exception as e:  # every failure is reported as this file's

@@ -14,8 +14,9 @@ import numpy as np
 from .errors import CheckpointError, CheckpointLimitError
 from .standins import Inert, PendingTensor, StorageType
 
-# An overlapping view (a stride-0 ``expand``) may materialise at most this many bytes beyond its
-# storage; torch keeps such a tensor as a view, so a 16-byte storage can claim a 1.6 GB tensor.
+# The overlapping views (stride-0 ``expand``s) of one load may together materialise at most this
+# many bytes beyond their storages; torch keeps such a tensor as a view, so a 16-byte storage can
+# claim a 1.6 GB tensor, and eight 256 MiB expansions fit in a 2 KB file.
 MAX_EXPAND_BYTES = 256 << 20
 
 
@@ -68,12 +69,19 @@ def read_storages(refs: List[StorageRef], record_size: Callable[[str], int],
             r.raw = raw
 
 
-def materialise(t: PendingTensor, copy: bool, allow_view: bool) -> np.ndarray:
+class ExpandBudget:
+    """What the overlapping views of one load may still materialise beyond their storages."""
+
+    def __init__(self, limit: int = MAX_EXPAND_BYTES):
+        self.limit = self.left = limit
+
+
+def materialise(t: PendingTensor, copy: bool, allow_view: bool, budget: ExpandBudget) -> np.ndarray:
     """The tensor's values: a writable copy (``copy=True``) or a read-only view of the storage.
 
-    An overlapping view (a zero stride) that would materialise more than
-    :data:`MAX_EXPAND_BYTES` beyond its stored elements stays a read-only view when
-    ``allow_view``, and is refused otherwise.
+    An overlapping view (a zero stride) whose elements beyond its stored ones exceed what is
+    left of ``budget`` (shared by every tensor of the file) stays a read-only view when
+    ``allow_view``, and is refused otherwise; one materialised is charged to ``budget``.
     """
     data = t.storage.array()
     if t.storage.stype.name == "BFloat16Storage":
@@ -88,13 +96,17 @@ def materialise(t: PendingTensor, copy: bool, allow_view: bool) -> np.ndarray:
         out = np.lib.stride_tricks.as_strided(
             data[t.offset:], shape=t.size, strides=[s * data.itemsize for s in t.stride],
             writeable=False)
-    oversized = (numel - (t.span() - t.offset)) * data.itemsize > MAX_EXPAND_BYTES
+    expansion = max(0, (numel - (t.span() - t.offset)) * data.itemsize)
+    oversized = expansion > budget.left
     if oversized and not allow_view:
         raise CheckpointLimitError(
             f"a tensor of size {t.size} with stride {t.stride} expands {t.span() - t.offset} stored "
             f"elements into {numel} ({numel * data.itemsize / 2**30:.2f} GiB); refusing to "
-            f"materialise it (limit {MAX_EXPAND_BYTES >> 20} MiB beyond its storage). "
+            f"materialise it (limit {budget.limit >> 20} MiB beyond their storages for all the "
+            f"file's tensors, {budget.left >> 20} MiB left). "
             "load(..., to='numpy') returns it as a read-only view, as torch keeps it")
+    if not oversized:
+        budget.left -= expansion
     if copy and not oversized:  # a writable array of its own (the storage bytes are shared)
         out = np.array(out, copy=True)
     return out

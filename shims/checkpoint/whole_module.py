@@ -73,32 +73,32 @@ def module_state(rec: Record, prefix: str = "") -> Dict[str, Any]:
     return out
 
 
-def rebuild(rec: Record, finish: Callable[[Any], Any], where: str):
+def rebuild(rec: Record, finish: Callable[[Any], Any]):
     """Construct the converted class of a recorded model and load its recorded state."""
     import jittor as jt
 
     from .state_dict import load_state_dict
 
     if not rec.is_module():
-        raise CheckpointError(f"{where}: an object of class {rec.path} cannot be rebuilt: only "
+        raise CheckpointError(f"an object of class {rec.path} cannot be rebuilt: only "
                               "whole models (torch.nn.Module subclasses) are")
     module, _, name = rec.path.rpartition(".")
     if module.split(".")[0] in ("torch", "torchvision"):
-        raise CheckpointError(f"{where}: the model is torch's own {rec.path}; save its "
+        raise CheckpointError(f"the model is torch's own {rec.path}; save its "
                               "state_dict() and load it into the Jittor layer instead")
     try:
         cls = getattr(importlib.import_module(module), name)
     except (ImportError, AttributeError) as e:
-        raise CheckpointError(f"{where}: cannot rebuild the model: its class {rec.path} is not "
+        raise CheckpointError(f"cannot rebuild the model: its class {rec.path} is not "
                               f"importable here ({e}); run from the converted project's root") from None
     if not (isinstance(cls, type) and issubclass(cls, jt.Module)):
-        raise CheckpointError(f"{where}: {rec.path} is not a Jittor module here; refusing to "
+        raise CheckpointError(f"{rec.path} is not a Jittor module here; refusing to "
                               "construct it")
     try:
         model = cls()
     except TypeError as e:
         raise CheckpointError(
-            f"{where}: cannot rebuild {rec.path}: its constructor needs arguments ({e}). Save "
+            f"cannot rebuild {rec.path}: its constructor needs arguments ({e}). Save "
             "model.state_dict() with torch, build the model yourself and load it with "
             "shims.load_state_dict(model, shims.load(path))") from None
     load_state_dict(model, finish(module_state(rec)), strict=True)

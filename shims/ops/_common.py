@@ -4,6 +4,7 @@ from __future__ import annotations
 import builtins as _b
 from typing import Sequence, Tuple, Union
 
+import jittor as jt
 
 
 Dim = Union[None, int, Sequence[int]]
@@ -75,3 +76,20 @@ def _device_free(requires_grad: bool, y):
     """A new tensor: a leaf of the gradient store (``shims.autograd``) with ``requires_grad``,
     else gradient-stopped (torch's default for created tensors)."""
     return y.requires_grad_(True) if requires_grad else y.stop_grad()
+
+
+def _size(size) -> tuple:
+    """Sizes given as varargs, one tuple/list/``torch.Size``, or one-element Vars."""
+    if len(size) == 1 and (isinstance(size[0], (tuple, list)) or type(size[0]).__name__ == "NanoVector"):
+        size = tuple(size[0])
+    return tuple(int(s.item()) if isinstance(s, jt.Var) else int(s) for s in size)
+
+
+def _inplace(fn, name):
+    """The in-place method ``x.<name>(...)``: ``x`` takes the value of ``fn(x, ...)`` (the
+    graph stays differentiable: Jittor's ``assign`` rebinds the Var)."""
+    def f(input, *args, **kwargs):
+        return input.assign(fn(input, *args, **kwargs))
+    f.__name__ = name
+    f.__doc__ = f"``Tensor.{name}``: in-place ``{fn.__name__}``."
+    return f

@@ -1,4 +1,6 @@
-"""Tensor creation with torch's signatures (``torch.tensor``, typed ``Tensor`` classes, ranges)."""
+"""Tensor creation with torch's signatures (``torch.tensor``, typed ``Tensor`` classes, ranges), the
+``Tensor.new_*`` factories with sizes as varargs, index constants (``tril_indices``), window
+functions (``hann_window``, ...) and torch's constants (``pi``, ``e``, ``inf``, ``nan``, ``newaxis``)."""
 from __future__ import annotations
 
 import builtins as _b
@@ -6,11 +8,14 @@ import math
 from typing import Optional
 
 import jittor as jt
+import numpy as np
 
-from ._common import _cast, _device_free
+from ._common import _cast, _device_free, _size
 
 __all__ = ['linspace', 'arange', 'full', 'tensor', 'as_tensor', 'from_numpy', 'Tensor', 'FloatTensor', 'LongTensor',
-           'is_tensor', 'eye', 'empty_like', 'logspace', 'randint']
+           'is_tensor', 'eye', 'empty_like', 'logspace', 'randint', 'new_zeros', 'new_ones', 'new_empty', 'new_full',
+           'new_tensor', 'tril_indices', 'triu_indices', 'scalar_tensor', 'vander', 'pi', 'e', 'inf', 'nan', 'newaxis',
+           'hann_window', 'hamming_window', 'blackman_window', 'bartlett_window', 'kaiser_window', 'new']
 
 
 def linspace(start, end, steps: int, *, dtype=None):
@@ -137,3 +142,133 @@ def randint(low, high=None, size=None, *, dtype=None, device=None, generator=Non
     if generator is not None:
         raise TypeError("randint(generator=...): Jittor has one global seed")
     return jt.randint(int(low), int(high), shape=tuple(size), dtype=dtype or "int32")
+
+
+def _grad(y, requires_grad: bool):
+    return y.start_grad() if requires_grad else y.stop_grad()
+
+
+def new_zeros(input, *size, dtype=None, device=None, requires_grad: bool = False, layout=None, pin_memory=False):
+    """``Tensor.new_zeros(*size)``: sizes as varargs or one sequence; the input's dtype by default."""
+    return _grad(jt.zeros(_size(size), dtype=dtype or input.dtype), requires_grad)
+
+
+def new_ones(input, *size, dtype=None, device=None, requires_grad: bool = False, layout=None, pin_memory=False):
+    """``Tensor.new_ones(*size)``."""
+    return _grad(jt.ones(_size(size), dtype=dtype or input.dtype), requires_grad)
+
+
+def new_empty(input, *size, dtype=None, device=None, requires_grad: bool = False, layout=None, pin_memory=False):
+    """``Tensor.new_empty(*size)`` (zeros: Jittor has no uninitialised allocation)."""
+    return _grad(jt.zeros(_size(size), dtype=dtype or input.dtype), requires_grad)
+
+
+def new_full(input, size, fill_value, *, dtype=None, device=None, requires_grad: bool = False, layout=None,
+             pin_memory=False):
+    """``Tensor.new_full(size, fill_value)``."""
+    return _grad(jt.full(_size((size,)), fill_value, dtype=dtype or input.dtype), requires_grad)
+
+
+def new_tensor(input, data, *, dtype=None, device=None, requires_grad: bool = False, layout=None, pin_memory=False):
+    """``Tensor.new_tensor(data)``: a copy of ``data`` with the input's dtype by default."""
+    value = data.numpy() if isinstance(data, jt.Var) else np.asarray(data)
+    return _grad(jt.array(value).cast(dtype or input.dtype), requires_grad)
+
+
+def tril_indices(row: int, col: int, offset: int = 0, *, dtype=None, device=None, layout=None):
+    """``torch.tril_indices`` (computed on the host: a constant)."""
+    r, c = np.tril_indices(row, offset, col)
+    return jt.array(np.stack([r, c]).astype(np.int64)).cast(dtype or "int64")
+
+
+def triu_indices(row: int, col: int, offset: int = 0, *, dtype=None, device=None, layout=None):
+    """``torch.triu_indices`` (computed on the host: a constant)."""
+    r, c = np.triu_indices(row, offset, col)
+    return jt.array(np.stack([r, c]).astype(np.int64)).cast(dtype or "int64")
+
+
+def scalar_tensor(s, *, dtype=None, device=None, layout=None, requires_grad: bool = False, pin_memory=False):
+    """``torch.scalar_tensor`` (float32 by default; shape (1,): Jittor has no 0-d Vars)."""
+    return _grad(jt.array(float(s)).cast(dtype or "float32"), requires_grad)
+
+
+def vander(x, N: Optional[int] = None, increasing: bool = False):
+    """``torch.vander``: powers of ``x`` as columns (decreasing by default)."""
+    n = int(x.shape[0]) if N is None else N
+    powers = range(n) if increasing else range(n - 1, -1, -1)
+    cols = [x ** p if p else jt.ones_like(x) for p in powers]
+    return jt.stack(cols, 1) if n else jt.zeros((int(x.shape[0]), 0), dtype=x.dtype)
+
+
+pi = math.pi
+e = math.e
+inf = math.inf
+nan = math.nan
+newaxis = None
+
+
+def _window(values: np.ndarray, dtype, requires_grad: bool):
+    return _grad(jt.array(values.astype(np.float64)).cast(dtype or "float32"), requires_grad)
+
+
+def _win_n(window_length: int, periodic: bool) -> int:
+    return window_length + 1 if periodic else window_length
+
+
+def hann_window(window_length: int, periodic: bool = True, *, dtype=None, layout=None, device=None,
+                requires_grad: bool = False):
+    """``torch.hann_window`` (periodic by default)."""
+    if window_length == 1:
+        return _window(np.ones(1), dtype, requires_grad)
+    n = _win_n(window_length, periodic)
+    w = 0.5 - 0.5 * np.cos(2 * np.pi * np.arange(n) / (n - 1))
+    return _window(w[:window_length], dtype, requires_grad)
+
+
+def hamming_window(window_length: int, periodic: bool = True, alpha: float = 0.54, beta: float = 0.46, *,
+                   dtype=None, layout=None, device=None, requires_grad: bool = False):
+    """``torch.hamming_window``."""
+    if window_length == 1:
+        return _window(np.ones(1), dtype, requires_grad)
+    n = _win_n(window_length, periodic)
+    w = alpha - beta * np.cos(2 * np.pi * np.arange(n) / (n - 1))
+    return _window(w[:window_length], dtype, requires_grad)
+
+
+def blackman_window(window_length: int, periodic: bool = True, *, dtype=None, layout=None, device=None,
+                    requires_grad: bool = False):
+    """``torch.blackman_window``."""
+    if window_length == 1:
+        return _window(np.ones(1), dtype, requires_grad)
+    n = _win_n(window_length, periodic)
+    k = np.arange(n)
+    w = 0.42 - 0.5 * np.cos(2 * np.pi * k / (n - 1)) + 0.08 * np.cos(4 * np.pi * k / (n - 1))
+    return _window(w[:window_length], dtype, requires_grad)
+
+
+def bartlett_window(window_length: int, periodic: bool = True, *, dtype=None, layout=None, device=None,
+                    requires_grad: bool = False):
+    """``torch.bartlett_window``."""
+    if window_length == 1:
+        return _window(np.ones(1), dtype, requires_grad)
+    n = _win_n(window_length, periodic)
+    k = np.arange(n)
+    w = 1 - np.abs(2 * k / (n - 1) - 1)
+    return _window(w[:window_length], dtype, requires_grad)
+
+
+def kaiser_window(window_length: int, periodic: bool = True, beta: float = 12.0, *, dtype=None, layout=None,
+                  device=None, requires_grad: bool = False):
+    """``torch.kaiser_window``."""
+    if window_length == 1:
+        return _window(np.ones(1), dtype, requires_grad)
+    n = _win_n(window_length, periodic)
+    w = np.kaiser(n, beta)
+    return _window(w[:window_length], dtype, requires_grad)
+
+
+def new(input, *args, **kwargs):
+    """``Tensor.new`` (deprecated): ``x.new(sizes...)`` zeros, ``x.new(data)`` a copy, of x's dtype."""
+    if len(args) == 1 and not isinstance(args[0], int) and not type(args[0]).__name__ == "NanoVector":
+        return new_tensor(input, args[0])
+    return new_empty(input, *args)

@@ -5,12 +5,14 @@ import builtins as _b
 import math
 
 import jittor as jt
+import numpy as np
 
 from ._common import Dim, _cast, _count, _dims, _scaled
 from .shape import movedim
 
 __all__ = ['norm', 'linalg_norm', 'vector_norm', 'matrix_norm', 'mm', 'bmm', 'mv', 'dot', 'addmm', 'addmv', 'addbmm',
-           'cdist', 'dist', 'trace', 'diagonal', 'tensordot', 'kron', 'svd', 'inverse', 'linalg_diagonal', 'logdet']
+           'cdist', 'dist', 'trace', 'diagonal', 'tensordot', 'kron', 'svd', 'inverse', 'linalg_diagonal', 'logdet',
+           'inner', 'vdot', 'renorm', 'chain_matmul', 'matrix_power', 'pdist', 'addr']
 
 
 def _p_norm(x, p, dims, keepdim):
@@ -205,3 +207,73 @@ def linalg_diagonal(A, *, offset: int = 0, dim1: int = -2, dim2: int = -1):
 def logdet(input):
     """``torch.logdet``: ``log(det)`` (NaN for a negative determinant, as torch)."""
     return jt.linalg.det(input).log()
+
+
+def inner(input, other):
+    """``torch.inner``: sum over the last dims (scalars multiply)."""
+    if input.ndim == 0 or other.ndim == 0:
+        return input * other
+    a = input.reshape(-1, int(input.shape[-1]))
+    b = other.reshape(-1, int(other.shape[-1]))
+    return jt.matmul(a, b.transpose(1, 0)).reshape(tuple(input.shape[:-1]) + tuple(other.shape[:-1]))
+
+
+def vdot(input, other):
+    """``torch.vdot`` for real 1-D tensors."""
+    return (input * other).sum()
+
+
+def renorm(input, p: float, dim: int, maxnorm: float):
+    """``torch.renorm``: each slice along ``dim`` with p-norm above ``maxnorm`` rescaled to it."""
+    d = dim % input.ndim
+    others = tuple(i for i in range(input.ndim) if i != d)
+    norm = (input.abs() ** p).sum(others, keepdims=True) ** (1.0 / p)
+    factor = jt.ternary(norm > maxnorm, maxnorm / (norm + 1e-7), jt.ones_like(norm))
+    return input * factor
+
+
+def chain_matmul(*matrices, out=None):
+    """``torch.chain_matmul`` (``linalg.multi_dot``)."""
+    ms = matrices[0] if len(matrices) == 1 and isinstance(matrices[0], (list, tuple)) else matrices
+    y = ms[0]
+    for mat in ms[1:]:
+        y = jt.matmul(y, mat)
+    return y
+
+
+def matrix_power(input, n: int):
+    """``torch.matrix_power`` / ``linalg.matrix_power`` for n >= 0 (squaring)."""
+    if n < 0:
+        input, n = jt.linalg.inv(input), -n
+    eye = jt.array(np.eye(int(input.shape[-1]), dtype=np.float32)).cast(input.dtype)
+    result = eye.broadcast(tuple(input.shape)) if input.ndim > 2 else eye
+    base = input
+    while n:
+        if n & 1:
+            result = jt.matmul(result, base)
+        n >>= 1
+        if n:
+            base = jt.matmul(base, base)
+    return result
+
+
+def pdist(input, p: float = 2.0):
+    """``torch.pdist``: the p-norm distances of the row pairs i < j, in row-major order."""
+    n = int(input.shape[0])
+    ii, jj = np.triu_indices(n, 1)
+    if ii.size == 0:
+        return jt.zeros((0,), dtype=input.dtype)
+    diff_ = input[jt.array(ii.astype(np.int32))] - input[jt.array(jj.astype(np.int32))]
+    if p == 2:
+        return (diff_ * diff_).sum(1).sqrt()
+    if p == float("inf"):
+        return diff_.abs().max(1)
+    if p == 0:
+        return (diff_ != 0).cast(input.dtype).sum(1)
+    return (diff_.abs() ** p).sum(1) ** (1.0 / p)
+
+
+def addr(input, vec1, vec2, *, beta=1, alpha=1):
+    """``torch.addr``: ``beta * input + alpha * outer(vec1, vec2)``."""
+    o = vec1.reshape(-1, 1) * vec2.reshape(1, -1)
+    return (input if beta == 1 else input * beta) + (o if alpha == 1 else o * alpha)

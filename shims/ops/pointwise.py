@@ -7,14 +7,16 @@ from typing import Optional
 import jittor as jt
 import numpy as np
 
-from ._common import _FLOAT_DTYPES, _is_int, _scaled
+from ._common import _FLOAT_DTYPES, _inplace, _is_int, _scaled
 from .shape import where
 
 __all__ = ['clip', 'fix', 'addcmul', 'addcdiv', 'lerp', 'exp2', 'clamp', 'logaddexp', 'xlogy', 'hypot', 'sign', 'frac',
            'trunc', 'fmod', 'remainder', 'neg', 'log10', 'log1p', 'expm1', 'relu', 'reciprocal', 'square', 'sgn',
            'logit', 'erfc', 'add', 'sub', 'true_divide', 'div', 'floor_divide', 'atan2', 'fmax', 'fmin', 'copysign',
            'eq', 'lt', 'le', 'gt', 'ge', 'copy_', 'where_self', 'clamp_min', 'clamp_max', 'nan_to_num', 'random_',
-           'bernoulli', 'bernoulli_']
+           'bernoulli', 'bernoulli_', 'ldexp', 'logaddexp2', 'heaviside', 'float_power', 'sinc', 'signbit', 'positive',
+           'arctan2', 'rsub', 'bitwise_not', 'isclose', 'allclose', 'isin', 'bitwise_left_shift', 'bitwise_right_shift',
+           'digamma', 'lgamma']
 
 
 def addcmul(input, tensor1, tensor2, *, value=1):
@@ -217,16 +219,6 @@ gt = _cmp("gt", lambda a, b: a > b)
 ge = _cmp("ge", lambda a, b: a >= b)
 
 
-def _inplace(fn, name):
-    """The in-place method ``x.<name>(...)``: ``x`` takes the value of ``fn(x, ...)`` (the
-    graph stays differentiable: Jittor's ``assign`` rebinds the Var)."""
-    def f(input, *args, **kwargs):
-        return input.assign(fn(input, *args, **kwargs))
-    f.__name__ = name
-    f.__doc__ = f"``Tensor.{name}``: in-place ``{fn.__name__}``."
-    return f
-
-
 _INPLACE = {
     "neg_": neg, "negative_": neg, "exp_": lambda x: x.exp(), "log_": lambda x: x.log(),
     "log10_": log10, "log1p_": log1p, "expm1_": expm1, "sin_": lambda x: x.sin(),
@@ -330,3 +322,110 @@ def clip(input, min=None, max=None):
 def fix(input):
     """``Tensor.fix``: torch's alias of :func:`trunc`."""
     return trunc(input)
+
+
+def ldexp(input, other):
+    """``torch.ldexp``: ``input * 2 ** other`` (float result)."""
+    x = input.float32() if _is_int(input) else input
+    return x * (2.0 ** (other.cast(x.dtype) if isinstance(other, jt.Var) else other))
+
+
+def logaddexp2(input, other):
+    """``torch.logaddexp2``: ``log2(2^a + 2^b)``, stable."""
+    m = jt.maximum(input, other)
+    return m + (1.0 + (-(input - other).abs() * math.log(2.0)).exp()).log() / math.log(2.0)
+
+
+def heaviside(input, values):
+    """``torch.heaviside``: 0 below 0, ``values`` at 0, 1 above."""
+    v = values if isinstance(values, jt.Var) else jt.array(values)
+    return jt.ternary(input > 0, jt.ones_like(input), jt.ternary(input < 0, jt.zeros_like(input),
+                                                                 v.cast(input.dtype).broadcast(tuple(input.shape))))
+
+
+def float_power(input, exponent):
+    """``torch.float_power``: the power in float64."""
+    base = input.float64() if isinstance(input, jt.Var) else jt.array(float(input)).float64()
+    e = exponent.float64() if isinstance(exponent, jt.Var) else float(exponent)
+    return base ** e
+
+
+def sinc(input):
+    """``torch.sinc``: ``sin(pi x) / (pi x)``, 1 at 0."""
+    x = input * math.pi
+    safe = jt.ternary(input == 0, jt.ones_like(x), x)
+    return jt.ternary(input == 0, jt.ones_like(x), safe.sin() / safe)
+
+
+def signbit(input):
+    """``torch.signbit`` (negative numbers; -0.0 is not told apart in Jittor)."""
+    return input < 0
+
+
+def positive(input):
+    """``torch.positive``."""
+    return input
+
+
+def arctan2(input, other):
+    """``torch.arctan2`` (= ``atan2``)."""
+    return atan2(input, other)
+
+
+def rsub(input, other, *, alpha=1):
+    """``torch.rsub``: ``other - alpha * input``."""
+    return other - (input if alpha == 1 else input * alpha)
+
+
+def bitwise_not(input):
+    """``torch.bitwise_not`` (logical not for bool)."""
+    if str(input.dtype) == "bool":
+        return input.logical_not()
+    return -input - 1
+
+
+def isclose(input, other, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False):
+    """``torch.isclose``."""
+    o = other if isinstance(other, jt.Var) else jt.array(other).cast(input.dtype)
+    close = (input - o).abs() <= atol + rtol * o.abs()
+    close = close | (input == o)
+    if equal_nan:
+        close = close | (input.isnan() & o.isnan())
+    return close
+
+
+def allclose(input, other, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> bool:
+    """``torch.allclose`` (a Python bool)."""
+    return bool(isclose(input, other, rtol, atol, equal_nan).all().item())
+
+
+def isin(elements, test_elements, *, assume_unique: bool = False, invert: bool = False):
+    """``torch.isin``."""
+    e = elements if isinstance(elements, jt.Var) else jt.array(np.asarray(elements))
+    t = test_elements if isinstance(test_elements, jt.Var) else jt.array(np.asarray(test_elements))
+    hit = (e.reshape(-1, 1) == t.reshape(1, -1)).any(1).reshape(tuple(e.shape))
+    return hit.logical_not() if invert else hit
+
+
+def bitwise_left_shift(input, other):
+    """``torch.bitwise_left_shift`` of integers: ``input * 2 ** other``."""
+    sh = other if isinstance(other, jt.Var) else jt.array(np.asarray(other, np.int64)).cast(input.dtype)
+    return input * (jt.ones_like(sh) * 2) ** sh.cast(input.dtype)
+
+
+def bitwise_right_shift(input, other):
+    """``torch.bitwise_right_shift`` of integers (arithmetic: rounds toward minus infinity)."""
+    sh = other if isinstance(other, jt.Var) else jt.array(np.asarray(other, np.int64)).cast(input.dtype)
+    div = (jt.ones_like(sh) * 2) ** sh.cast(input.dtype)
+    # Jittor's integer // truncates toward zero; a right shift floors (exact in float64 for int32)
+    return (input.float64() / div.float64()).floor().cast(input.dtype)
+
+
+def digamma(input):
+    """``torch.digamma`` (Jittor's ``digamma`` is a Function class: ``jt.digamma()(x)``)."""
+    return jt.digamma()(input)
+
+
+def lgamma(input):
+    """``torch.lgamma`` (Jittor's ``lgamma`` is a Function class)."""
+    return jt.lgamma()(input)

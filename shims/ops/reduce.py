@@ -8,10 +8,12 @@ import jittor as jt
 import numpy as np
 
 from ._common import Dim, _ValuesIndices, _cast, _count, _dims, _is_int
+from .shape import movedim
 
 __all__ = ['sum', 'mean', 'prod', 'var', 'std', 'var_mean', 'std_mean', 'logsumexp', 'amax', 'amin', 'max', 'min',
            'argmax', 'argmin', 'cumprod', 'all', 'any', 'count_nonzero', 'argsort', 'median', 'sum_to_size', 'equal',
-           'unique']
+           'unique', 'logcumsumexp', 'cummax', 'cummin', 'kthvalue', 'msort', 'nansum', 'nanmean', 'aminmax',
+           'nanmedian']
 
 
 def sum(input, dim: Dim = None, keepdim: bool = False, *, dtype=None):
@@ -242,3 +244,89 @@ def unique(input, sorted: bool = True, return_inverse: bool = False, return_coun
     values, inverse, counts = jt.unique(input, return_inverse=True, return_counts=True)
     out = (values,) + ((inverse,) if return_inverse else ()) + ((counts,) if return_counts else ())
     return out
+
+
+def logcumsumexp(input, dim: int):
+    """``torch.logcumsumexp``: ``log(cumsum(exp(x)))``, shifted by the max along ``dim``."""
+    m = input.max(dim, keepdims=True).stop_grad()
+    return (input - m).exp().cumsum(dim).log() + m
+
+
+def _cum_extreme(input, dim: int, take_max: bool):
+    d = dim % input.ndim
+    x = movedim(input, d, 0)
+    vals, idxs = [x[0]], [jt.zeros(tuple(x.shape[1:]), dtype="int64")]
+    for i in range(1, int(x.shape[0])):
+        better = x[i] >= vals[-1] if take_max else x[i] <= vals[-1]
+        vals.append(jt.ternary(better, x[i], vals[-1]))
+        idxs.append(jt.ternary(better, jt.full(tuple(x.shape[1:]), i, dtype="int64"), idxs[-1]))
+    return _ValuesIndices((movedim(jt.stack(vals, 0), 0, d), movedim(jt.stack(idxs, 0), 0, d)))
+
+
+def cummax(input, dim: int):
+    """``torch.cummax``: ``(values, indices)``; a tie takes the later index, as torch."""
+    return _cum_extreme(input, dim, True)
+
+
+def cummin(input, dim: int):
+    """``torch.cummin``: ``(values, indices)``; a tie takes the later index, as torch."""
+    return _cum_extreme(input, dim, False)
+
+
+def kthvalue(input, k: int, dim: int = -1, keepdim: bool = False):
+    """``torch.kthvalue``: the ``k``-th smallest along ``dim`` and its index."""
+    d = dim % input.ndim
+    idx, val = input.argsort(d)
+    sl = (slice(None),) * d + (slice(k - 1, k),)
+    v, i = val[sl], idx[sl]
+    if not keepdim and v.ndim > 1:
+        v, i = v.squeeze(d), i.squeeze(d)
+    return _ValuesIndices((v, i))
+
+
+def msort(input):
+    """``torch.msort``: sorted along dim 0."""
+    return input.argsort(0)[1]
+
+
+def nansum(input, dim=None, keepdim: bool = False, *, dtype=None):
+    """``torch.nansum``: NaNs count as zero."""
+    return sum(jt.ternary(input.isnan(), jt.zeros_like(input), input), dim, keepdim, dtype=dtype)
+
+
+def nanmean(input, dim=None, keepdim: bool = False, *, dtype=None):
+    """``torch.nanmean``: the mean of the non-NaN elements."""
+    keep = input.isnan().logical_not().cast(input.dtype)
+    return nansum(input, dim, keepdim, dtype=dtype) / sum(keep, dim, keepdim)
+
+
+def aminmax(input, *, dim=None, keepdim: bool = False):
+    """``torch.aminmax``: ``(min, max)``."""
+    d = () if dim is None else dim
+    return _ValuesIndices((amin(input, d, keepdim), amax(input, d, keepdim)))
+
+
+def nanmedian(input, dim=None, keepdim: bool = False):
+    """``torch.nanmedian``: the lower median of the non-NaN values (NaN only if all are NaN);
+    with ``dim``, ``(values, indices)``."""
+    nanmask = input.isnan()
+    big = jt.ternary(nanmask, jt.full_like(input, float("inf")), input)
+    if dim is None:
+        flat = big.reshape(-1)
+        valid = int(nanmask.logical_not().sum().item())
+        if valid == 0:
+            return jt.array([float("nan")]).cast(input.dtype)
+        _, val = flat.argsort(0)
+        k = (valid - 1) // 2
+        return val[k:k + 1]
+    d = dim % input.ndim
+    idx, val = big.argsort(d)
+    valid = nanmask.logical_not().cast("int32").sum(d, keepdims=True)
+    k = jt.maximum((valid - 1) // 2, 0)
+    v = val.gather(d, k)
+    i = idx.gather(d, k)
+    allnan = valid == 0
+    v = jt.ternary(allnan, jt.full_like(v, float("nan")), v)
+    if not keepdim and v.ndim > 1:
+        v, i = v.squeeze(d), i.squeeze(d)
+    return _ValuesIndices((v, i))

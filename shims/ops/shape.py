@@ -1,15 +1,21 @@
-"""Indexing, reshaping and dimension ops with torch's argument conventions (negative dims, varargs)."""
+"""Indexing, reshaping and dimension ops with torch's argument conventions (negative dims, varargs):
+broadcasting, flips and rotations, ``tile``, ``unfold``, ``diag_embed``, the size queries
+(``numel``, ``is_same_size``, ...) and the ``T``/``mT``/``H``/``mH`` attributes of Vars."""
 from __future__ import annotations
 
 import builtins as _b
 
 import jittor as jt
+import numpy as np
 
-from ._common import Dim, _dims
+from ._common import Dim, _dims, _size
 
 __all__ = ['index_select', 'roll', 'squeeze', 'where', 'nonzero', 't', 'swapaxes', 'movedim', 'narrow', 'flatten',
            'unflatten', 'permute', 'transpose', 'reshape_as', 'scatter', 'scatter_add', 'scatter_', 'scatter_add_',
-           'channels_last', 'contiguous_format', 'preserve_format', 'meshgrid', 'stride']
+           'channels_last', 'contiguous_format', 'preserve_format', 'meshgrid', 'stride', 'broadcast_shapes',
+           'broadcast_to', 'broadcast_tensors', 'fliplr', 'flipud', 'rot90', 'tile', 'ravel', 'swapdims', 'moveaxis',
+           'diag_embed', 'diagflat', 'unfold', 'is_nonzero', 'is_same_size', 'numel', 'nelement', 'ndimension',
+           'is_contiguous']
 
 
 def index_select(input, dim: int, index):
@@ -206,3 +212,167 @@ def stride(input, dim=None):
     strides = tuple(reversed(strides))
     return strides if dim is None else strides[dim]
 
+
+def broadcast_shapes(*shapes):
+    """``torch.broadcast_shapes``: the broadcast of the given sizes (a tuple)."""
+    shapes = [(s,) if isinstance(s, int) else tuple(int(v) for v in s) for s in shapes]
+    n = _b.max([len(s) for s in shapes] + [0])
+    out = [1] * n
+    for s in shapes:
+        for i, v in enumerate((1,) * (n - len(s)) + s):
+            if v != 1:
+                if out[i] not in (1, v):
+                    raise RuntimeError(f"Shape mismatch: objects cannot be broadcast to a single shape: {shapes}")
+                out[i] = v
+    return tuple(out)
+
+
+def broadcast_to(input, size):
+    """``torch.broadcast_to`` / ``Tensor.broadcast_to`` (``-1`` keeps a dim)."""
+    size = _size((size,))
+    lead = len(size) - input.ndim
+    if lead < 0:
+        raise RuntimeError(f"broadcast_to: the target {size} has fewer dims than the input {tuple(input.shape)}")
+    want = tuple(int(input.shape[i - lead]) if s == -1 else s for i, s in enumerate(size))
+    if tuple(input.shape) == want:
+        return input
+    return input.broadcast(want)
+
+
+def broadcast_tensors(*tensors):
+    """``torch.broadcast_tensors``."""
+    shape = broadcast_shapes(*[tuple(t.shape) for t in tensors])
+    return tuple(broadcast_to(t, shape) for t in tensors)
+
+
+def fliplr(input):
+    """``torch.fliplr``: reverse dim 1."""
+    return input.flip(1)
+
+
+def flipud(input):
+    """``torch.flipud``: reverse dim 0."""
+    return input.flip(0)
+
+
+def rot90(input, k: int = 1, dims=(0, 1)):
+    """``torch.rot90``: ``k`` quarter turns from ``dims[0]`` towards ``dims[1]``."""
+    d0, d1 = (d % input.ndim for d in dims)
+    k = k % 4
+    if k == 0:
+        return input
+    if k == 2:
+        return input.flip(d0).flip(d1)
+    perm = list(range(input.ndim))
+    perm[d0], perm[d1] = perm[d1], perm[d0]
+    if k == 1:
+        return input.flip(d1).permute(*perm)
+    return input.permute(*perm).flip(d1)
+
+
+def tile(input, dims, *more):
+    """``torch.tile``: ``repeat`` with the reps left-padded with ones (either side)."""
+    reps = _size((dims,) + more if more else (dims,))
+    if len(reps) < input.ndim:
+        reps = (1,) * (input.ndim - len(reps)) + reps
+    x = input.reshape((1,) * (len(reps) - input.ndim) + tuple(input.shape))
+    return x.repeat(*reps)
+
+
+def ravel(input):
+    """``torch.ravel``."""
+    return input.reshape(-1)
+
+
+def swapdims(input, dim0: int, dim1: int):
+    """``torch.swapdims``/``swapaxes``."""
+    perm = list(range(input.ndim))
+    a, b = dim0 % input.ndim, dim1 % input.ndim
+    perm[a], perm[b] = perm[b], perm[a]
+    return input.permute(*perm)
+
+
+def moveaxis(input, source, destination):
+    """``torch.moveaxis`` (= ``movedim``)."""
+    return movedim(input, source, destination)
+
+
+def diag_embed(input, offset: int = 0, dim1: int = -2, dim2: int = -1):
+    """``torch.diag_embed``: the last dim of ``input`` on the diagonal ``offset`` of new dims."""
+    n = int(input.shape[-1]) + abs(offset)
+    rows = np.arange(int(input.shape[-1])) + _b.max(-offset, 0)
+    cols = np.arange(int(input.shape[-1])) + _b.max(offset, 0)
+    place = np.zeros((int(input.shape[-1]), n, n), np.float32)
+    place[np.arange(len(rows)), rows, cols] = 1
+    y = (input.unsqueeze(-1).unsqueeze(-1) * jt.array(place).cast(input.dtype)).sum(input.ndim - 1)
+    nd = y.ndim
+    d1, d2 = dim1 % nd, dim2 % nd
+    if (d1, d2) == (nd - 2, nd - 1):
+        return y
+    return movedim(y, (nd - 2, nd - 1), (d1, d2))
+
+
+def diagflat(input, offset: int = 0):
+    """``torch.diagflat``."""
+    return diag_embed(input.reshape(-1), offset)
+
+
+def unfold(input, dimension: int, size: int, step: int):
+    """``Tensor.unfold``: windows of ``size`` every ``step`` along ``dimension``, as a new last dim."""
+    d = dimension % input.ndim if input.ndim else 0
+    length = int(input.shape[d]) if input.ndim else 1
+    count = (length - size) // step + 1
+    idx = (np.arange(count)[:, None] * step + np.arange(size)[None, :]).reshape(-1)
+    x = movedim(input, d, 0)[jt.array(idx.astype(np.int32))]  # (count*size, ...)
+    x = x.reshape((count, size) + tuple(x.shape[1:]))
+    return movedim(movedim(x, 1, -1), 0, d)
+
+
+def is_nonzero(input) -> bool:
+    """``torch.is_nonzero`` of a one-element tensor."""
+    if int(input.numel()) != 1:
+        raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+    return bool(input.item() != 0)
+
+
+def is_same_size(input, other) -> bool:
+    """``Tensor.is_same_size``."""
+    return tuple(input.shape) == tuple(other.shape)
+
+
+def numel(input) -> int:
+    """``torch.numel`` (a Python int)."""
+    return int(np.prod(input.shape)) if input.ndim else 1
+
+
+def nelement(input) -> int:
+    """``Tensor.nelement`` (= ``numel``)."""
+    return numel(input)
+
+
+def ndimension(input) -> int:
+    """``Tensor.ndimension``."""
+    return input.ndim
+
+
+def is_contiguous(input, memory_format=None) -> bool:
+    """``Tensor.is_contiguous``: Jittor Vars are always dense (True)."""
+    return True
+
+
+# torch's transposing attributes on Vars (Jittor has none): ``x.T`` reverses the dims, ``x.mT``
+# swaps the last two; ``H``/``mH`` are the same for real tensors
+def _T(self):
+    return self.permute(*range(self.ndim - 1, -1, -1)) if self.ndim > 1 else self
+
+
+def _mT(self):
+    if self.ndim < 2:
+        raise RuntimeError(f"tensor.mT is only supported on matrices or batches of matrices. Got {self.ndim}-D tensor.")
+    return swapdims(self, -2, -1)
+
+
+for _name, _fn in (("T", _T), ("mT", _mT), ("H", _T), ("mH", _mT)):
+    if not hasattr(jt.Var, _name):
+        setattr(jt.Var, _name, property(_fn))
+del _name, _fn

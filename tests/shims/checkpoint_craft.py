@@ -1,5 +1,6 @@
 """Hand-made checkpoint bytes for the hostile-input tests, written opcode by opcode and zip
 record by record (independent of ``shims.save``)."""
+import bz2
 import io
 import struct
 import zipfile
@@ -50,6 +51,30 @@ def float_tensor_file(values=(1.0, 2.0, 3.0, 4.0)) -> bytes:
     return checkpoint(tensor_pickle((arr.size,), (1,), numel=arr.size), {"0": arr.tobytes()})
 
 
+def raw_zip(members) -> bytes:
+    """A zip archive written record by record, headers as given (they may lie):
+    ``members`` are (name, payload as stored, method, crc32, declared uncompressed size)."""
+    out = io.BytesIO()
+    central = []
+    for fname, payload, method, crc32, size in members:
+        nb = fname.encode()
+        central.append((nb, method, crc32, len(payload), size, out.tell()))
+        out.write(struct.pack("<IHHHHHIIIHH", 0x04034B50, 20, 0, method, 0, 0x21, crc32,
+                              len(payload), size, len(nb), 0) + nb + payload)
+    start = out.tell()
+    for nb, method, crc32, csize, size, offset in central:
+        out.write(struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 20, 20, 0, method, 0, 0x21,
+                              crc32, csize, size, len(nb), 0, 0, 0, 0, 0, offset) + nb)
+    out.write(struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, len(central), len(central),
+                          out.tell() - start, start, 0))
+    return out.getvalue()
+
+
+def stored(name: str, payload: bytes):
+    """A stored (uncompressed) member for :func:`raw_zip`, its header honest."""
+    return (name, payload, zipfile.ZIP_STORED, zlib.crc32(payload), len(payload))
+
+
 def zeros_deflate_bomb(name: str, inflated: int, extra=()) -> bytes:
     """A zip whose member ``name`` is ``inflated`` zero bytes deflated to ~1/1000 of that, built
     in well under a second: one fully-flushed deflate block of 1 MiB of zeros, repeated (each
@@ -62,25 +87,27 @@ def zeros_deflate_bomb(name: str, inflated: int, extra=()) -> bytes:
     crc, zeros = 0, b"\0" * mib
     for _ in range(inflated // mib):
         crc = zlib.crc32(zeros, crc)
-    out = io.BytesIO()
-    central = []
+    return raw_zip([(name, data, zipfile.ZIP_DEFLATED, crc, inflated), *(stored(n, p) for n, p in extra)])
 
-    def member(fname: str, payload: bytes, method: int, crc32: int, size: int):
-        nb = fname.encode()
-        central.append((nb, method, crc32, len(payload), size, out.tell()))
-        out.write(struct.pack("<IHHHHHIIIHH", 0x04034B50, 20, 0, method, 0, 0x21, crc32,
-                              len(payload), size, len(nb), 0) + nb + payload)
 
-    member(name, data, 8, crc, inflated)
-    for fname, payload in extra:
-        member(fname, payload, 0, zlib.crc32(payload), len(payload))
-    start = out.tell()
-    for nb, method, crc32, csize, size, offset in central:
-        out.write(struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 20, 20, 0, method, 0, 0x21,
-                              crc32, csize, size, len(nb), 0, 0, 0, 0, 0, offset) + nb)
-    out.write(struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, len(central), len(central),
-                          out.tell() - start, start, 0))
-    return out.getvalue()
+_BZ2_BLOCK_MAGIC = f"{0x314159265359:048b}"
+_BZ2_END_MAGIC = f"{0x177245385090:048b}"
+
+
+def zeros_bzip2(blocks: int) -> bytes:
+    """A bzip2 stream of ``blocks`` identical blocks of zeros (4.86 MiB each at level 1), built in
+    under a second where compressing 1 GiB takes half a minute: one block of a real stream is
+    repeated bit for bit (blocks are not byte-aligned) and the stream's combined CRC recomputed
+    (rotate left by one, xor the block's CRC, per block)."""
+    bits = "".join(f"{b:08b}" for b in bz2.compress(b"\0" * (12 << 20), 1))
+    first = bits.index(_BZ2_BLOCK_MAGIC, 32)
+    block = bits[first:bits.index(_BZ2_BLOCK_MAGIC, first + 48)]
+    crc, combined = int(block[48:80], 2), 0
+    for _ in range(blocks):
+        combined = (((combined << 1) | (combined >> 31)) & 0xFFFFFFFF) ^ crc
+    out = block * blocks + _BZ2_END_MAGIC + f"{combined:032b}"
+    out += "0" * (-len(out) % 8)
+    return b"BZh1" + int(out, 2).to_bytes(len(out) // 8, "big")
 
 
 def run_python_child(args, timeout: float = 120):

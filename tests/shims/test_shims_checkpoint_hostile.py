@@ -9,6 +9,7 @@ import struct
 import subprocess
 import sys
 import time
+import zipfile
 
 import numpy as np
 import pytest
@@ -24,7 +25,7 @@ def _load_error(tmp_path, data: bytes, **kw) -> str:
     path.write_bytes(data)
     with pytest.raises(CheckpointError) as err:
         shims.load(path, **kw)
-    assert str(err.value).startswith(f"{path}: "), str(err.value)
+    assert str(err.value).startswith(f"{path}: ") and str(err.value).count(str(path)) == 1, str(err.value)
     return str(err.value)
 
 
@@ -86,6 +87,36 @@ def test_whole_model_refusal_says_to_save_the_state_dict(tmp_path):
         p.write_bytes(checkpoint(body))
         shims.load(p)
     assert "state_dict()" in str(err.value) and "weights_only=False" in str(err.value)
+
+
+def test_only_stored_and_deflated_members_are_read(tmp_path):
+    """torch's reader (miniz) reads stored and deflated members; so does shims.load.  bzip2 and
+    LZMA ones are refused from their header (zipfile inflates them unbounded: the bombs test)."""
+    pkl = b"\x80\x02" + tensor_pickle((4,), (1,), numel=4) + b"."
+    for method in (zipfile.ZIP_DEFLATED, zipfile.ZIP_LZMA, zipfile.ZIP_BZIP2):
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w", compression=method) as zf:
+            zf.writestr("archive/data.pkl", pkl)
+            zf.writestr("archive/data/0", np.float32([1, 2, 3, 4]).tobytes())
+        if method == zipfile.ZIP_DEFLATED:
+            p = tmp_path / "deflated.pth"
+            p.write_bytes(buf.getvalue())
+            np.testing.assert_array_equal(shims.load(p, to="numpy"), [1, 2, 3, 4])
+        else:
+            msg = _load_error(tmp_path, buf.getvalue())
+            assert f"'archive/data.pkl' is compressed with method {method} " in msg and "refusing" in msg
+
+
+def test_trusted_whole_model_errors_name_the_file_once(tmp_path):
+    """weights_only=False: a model whose class is not importable here, and torch's own layer
+    saved whole, are refused with the path said once (it was said twice)."""
+    state = b"}(" + text("_parameters") + b"}" + text("_modules") + b"}ub"
+    missing = _load_error(tmp_path, checkpoint(b"cmy_missing_project.net\nGenerator\n)\x81" + state),
+                          weights_only=False)
+    assert "its class my_missing_project.net.Generator is not importable here" in missing
+    own = _load_error(tmp_path, checkpoint(b"ctorch.nn.modules.linear\nLinear\n)\x81" + state),
+                      weights_only=False)
+    assert "torch's own torch.nn.modules.linear.Linear; save its state_dict()" in own
 
 
 def test_complex_values_load(tmp_path):

@@ -1,0 +1,197 @@
+"""Dtypes as torch names and promotes them: ``Tensor.type()``, the ``byte``/``char``/``short``
+casts, ``promote_types``/``result_type``/``can_cast``, and what a tensor's dtype tells
+(``is_floating_point``, ``element_size``, ``itemsize``).
+
+Jittor has no complex dtype: ``is_complex`` is always False, ``real``/``conj``/``resolve_conj``
+of a real tensor are the tensor itself (as torch's), and complex constructors are marked
+unsupported by the table.
+"""
+from __future__ import annotations
+
+import math
+
+import jittor as jt
+import numpy as np
+
+from ._common import _FLOAT_DTYPES
+
+__all__ = [
+    "tensor_type", "byte", "char", "short", "is_complex", "is_floating_point", "is_signed", "element_size", "real",
+    "conj", "angle", "is_conj", "is_neg", "resolve_conj", "resolve_neg", "promote_types", "result_type", "can_cast",
+    "isreal",
+]
+
+
+_DTYPE_NAMES = {
+    "float32": "FloatTensor", "float64": "DoubleTensor", "float16": "HalfTensor", "bfloat16": "BFloat16Tensor",
+    "uint8": "ByteTensor", "int8": "CharTensor", "int16": "ShortTensor", "int32": "IntTensor",
+    "int64": "LongTensor", "bool": "BoolTensor",
+}
+_NAME_DTYPES = {v: k for k, v in _DTYPE_NAMES.items()}
+
+
+def _dtype_of(dtype):
+    if isinstance(dtype, str):
+        name = dtype.rsplit(".", 1)[-1]
+        if name not in _NAME_DTYPES:
+            raise ValueError(f"invalid type: {dtype!r}")
+        return _NAME_DTYPES[name]
+    inner = getattr(dtype, "_dtype", None)  # shims.FloatTensor & co (torch.FloatTensor converted)
+    return inner if inner is not None else dtype
+
+
+def tensor_type(input, dtype=None, non_blocking: bool = False, **kwargs):
+    """``Tensor.type()``: with no argument torch's type name (``'torch.FloatTensor'``; int64
+    tensors are int32 in Jittor, so ``'torch.IntTensor'``); with a dtype, a type name string
+    (``'torch.cuda.FloatTensor'``) or a tensor class, the cast.  On a module, torch's
+    ``Module.type``: every parameter and buffer cast."""
+    if isinstance(input, jt.Module):
+        return input._cast_floats(_dtype_of(dtype)) if hasattr(input, "_cast_floats") else input
+    if dtype is None:
+        return "torch." + _DTYPE_NAMES.get(str(input.dtype), str(input.dtype))
+    return input.cast(_dtype_of(dtype))
+
+
+def byte(input, memory_format=None):
+    """``Tensor.byte()``: uint8."""
+    return input.cast("uint8")
+
+
+def char(input, memory_format=None):
+    """``Tensor.char()``: int8."""
+    return input.cast("int8")
+
+
+def short(input, memory_format=None):
+    """``Tensor.short()``: int16."""
+    return input.cast("int16")
+
+
+def is_complex(input) -> bool:
+    """``torch.is_complex``: Jittor has no complex dtype (always False)."""
+    return False
+
+
+def is_floating_point(input) -> bool:
+    """``torch.is_floating_point``."""
+    return str(input.dtype) in _FLOAT_DTYPES
+
+
+def is_signed(input) -> bool:
+    """``Tensor.is_signed``."""
+    return str(input.dtype) not in ("uint8", "uint16", "uint32", "uint64", "bool")
+
+
+def element_size(input) -> int:
+    """``Tensor.element_size``: bytes per element."""
+    return int(np.dtype(str(input.dtype) if str(input.dtype) != "bfloat16" else "float16").itemsize)
+
+
+def real(input):
+    """``torch.real`` of a real tensor: the tensor itself."""
+    return input
+
+
+def conj(input):
+    """``torch.conj`` of a real tensor: the tensor itself."""
+    return input
+
+
+def angle(input):
+    """``torch.angle`` of a real tensor: 0 for x >= 0, pi for x < 0 (NaN stays NaN); gradient 0."""
+    pi = jt.full_like(input, math.pi)
+    return jt.ternary(input < 0, pi, input * 0).stop_grad() + input * 0
+
+
+def is_conj(input) -> bool:
+    """``torch.is_conj``: False (Jittor has no lazy conjugation)."""
+    return False
+
+
+def is_neg(input) -> bool:
+    """``torch.is_neg``: False (Jittor has no lazy negation)."""
+    return False
+
+
+def resolve_conj(input):
+    """``torch.resolve_conj``: the tensor itself (Jittor has no lazy conjugation)."""
+    return input
+
+
+def resolve_neg(input):
+    """``torch.resolve_neg``: the tensor itself (Jittor has no lazy negation)."""
+    return input
+
+
+def _real(self):
+    return self
+
+
+def _dname(d) -> str:
+    """A dtype's name: ``jt.float32`` is a function, ``Var.dtype`` prints as its name."""
+    name = getattr(d, "__name__", None)
+    return name if name in _DTYPE_NAMES else str(d)
+
+
+def _promote(a: str, b: str) -> str:
+    a, b = _dname(a), _dname(b)
+    cat = {"bool": 0}
+    for d in ("uint8", "int8", "int16", "int32", "int64", "uint16", "uint32", "uint64"):
+        cat[d] = 1
+    for d in ("float16", "bfloat16", "float32", "float64"):
+        cat[d] = 2
+    if cat[a] != cat[b]:
+        return a if cat[a] > cat[b] else b
+    if cat[a] == 2:
+        if {a, b} == {"float16", "bfloat16"}:
+            return "float32"
+        order = ["float16", "bfloat16", "float32", "float64"]
+        return max(a, b, key=order.index)
+    return str(np.promote_types(a, b))
+
+
+def promote_types(type1, type2):
+    """``torch.promote_types``: torch's category rule (a float type wins over any integer type:
+    int64 with float16 is float16, numpy would say float64)."""
+    return getattr(jt, _promote(type1, type2))
+
+
+def result_type(tensor1, tensor2):
+    """``torch.result_type`` of two tensors or a tensor and a Python number: a number of a higher
+    category (bool < int < float) than the tensor gives that category's default dtype (float32,
+    int64), otherwise the tensor keeps its dtype; two tensors promote as ``promote_types``."""
+    def cat(d: str) -> int:
+        return 0 if d == "bool" else (2 if d.startswith(("float", "bfloat")) else 1)
+
+    def scalar_dtype(v) -> str:
+        return "bool" if isinstance(v, bool) else ("int64" if isinstance(v, int) else "float32")
+
+    a_t, b_t = isinstance(tensor1, jt.Var), isinstance(tensor2, jt.Var)
+    if a_t and b_t:
+        return getattr(jt, _promote(tensor1.dtype, tensor2.dtype))
+    if not a_t and not b_t:
+        return getattr(jt, _promote(scalar_dtype(tensor1), scalar_dtype(tensor2)))
+    t, v = (tensor1, tensor2) if a_t else (tensor2, tensor1)
+    td, sd = _dname(t.dtype), scalar_dtype(v)
+    return getattr(jt, sd if cat(sd) > cat(td) else td)
+
+
+def can_cast(from_, to) -> bool:
+    """``torch.can_cast``: no cast to a lower category (float to int, int to bool)."""
+    rank = lambda d: 0 if d == "bool" else (2 if d.startswith(("float", "bfloat")) else 1)  # noqa: E731
+    return rank(_dname(from_)) <= rank(_dname(to))
+
+
+def isreal(input):
+    """``torch.isreal``: every element of a real tensor is real (all True)."""
+    return jt.ones(tuple(input.shape), dtype="bool")
+
+
+def _itemsize(self):
+    return element_size(self)
+
+
+if not hasattr(jt.Var, "real"):
+    jt.Var.real = property(_real)
+if not hasattr(jt.Var, "itemsize"):
+    jt.Var.itemsize = property(_itemsize)
