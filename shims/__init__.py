@@ -18,6 +18,7 @@ from . import autograd  # noqa: E402,F401  (first: .grad/backward on Var, module
 from . import indexing  # noqa: E402,F401  (range indices; Jittor's short-index setitem)
 from . import ops, nn, distributed, optim, data, checkpoint, memory, profiler, cpp_extension, runtime  # noqa: E402,F401
 from . import accelerator, sparse, tensorboard  # noqa: E402,F401  (torch.accelerator; dense sparse; SummaryWriter)
+from . import amp  # noqa: E402,F401  (GradScaler/autocast as torch runs them without CUDA)
 from . import vision  # noqa: E402,F401  (torchvision semantics: Resize, save_image)
 from .ops import *  # noqa: E402,F401,F403
 from .checkpoint import *  # noqa: E402,F401,F403

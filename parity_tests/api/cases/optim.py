@@ -70,6 +70,29 @@ out.append(sch.last_epoch)
 MOM = " + [g['momentum'] for g in opt.param_groups]"
 BETA1 = " + [g['betas'][0] for g in opt.param_groups]"
 
+# mixed precision as torch runs it without CUDA (here): the scaler disabled, autocast off
+AMP_LOOP = """
+scaler = torch.{scaler}
+for _ in range(5):
+    opt.zero_grad()
+    with torch.{autocast}:
+        loss = ((m(x) - y) ** 2).mean()
+    scaler.scale(loss).backward()
+    scaler.unscale_(opt)
+    scaler.step(opt)
+    scaler.update()
+state = (scaler.get_scale(), float(len(scaler.state_dict())), float(scaler.is_enabled()))
+out = (m.weight.detach(), m.bias.detach(), torch.tensor(state))
+"""
+
+
+def amp(name, scaler, autocast, variant):
+    src = ("opt = torch.optim.SGD(m.parameters(), lr=0.1, momentum=0.9)\n"
+           + AMP_LOOP.format(scaler=scaler, autocast=autocast))
+    return case(A, name, src, DATA, variant=variant, setup="m = nn.Linear(5, 3)", **STEPS)
+
+
+
 CASES = [
     opt("SGD", "SGD({params}, lr=0.1)"),
     opt("SGD", "SGD({params}, lr=0.05, momentum=0.9, dampening=0.1, weight_decay=1e-2)", variant="momentum_wd"),
@@ -203,4 +226,12 @@ out = (m.weight.detach(), m.bias.detach(), losses)
          setup="m = nn.Linear(5, 3)", **LRS),
     case(A, "torch.optim.lr_scheduler._LRScheduler", SUBCLASS.format(base="_LRScheduler"), {},
          setup="m = nn.Linear(5, 3)", **LRS),
+    amp("torch.cuda.amp.GradScaler", "cuda.amp.GradScaler()", "cuda.amp.autocast()", "training_loop"),
+    amp("torch.amp.GradScaler", "amp.GradScaler('cuda', init_scale=1024.0)", "amp.autocast('cuda')", "training_loop"),
+    amp("torch.GradScaler", "GradScaler()", "autocast(device_type='cuda', dtype=torch.float16)", "training_loop"),
+    amp("torch.cuda.amp.autocast", "cuda.amp.GradScaler(enabled=False)", "cuda.amp.autocast(enabled=True)",
+        "training_loop"),
+    amp("torch.amp.autocast", "amp.GradScaler()", "amp.autocast(device_type='cuda')", "training_loop"),
+    amp("torch.autocast", "GradScaler()", "autocast('cuda')", "training_loop"),
+    case(A, "torch.is_autocast_enabled", "out = torch.tensor(float(torch.is_autocast_enabled()))", {}, **LRS),
 ]
