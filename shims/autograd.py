@@ -43,7 +43,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import jittor as jt
 
-__all__ = ["backward", "grads_reached", "leaves", "register_leaf", "register_hook", "RemovableHandle"]
+__all__ = ["backward", "grads_reached", "leaves", "register_leaf", "register_hook", "RemovableHandle", "Function"]
 
 _GRAD = "_jtport_grad"      # the stored gradient (a Var) of a leaf
 _LEAF = "_jtport_leaf"      # True on a Var known to be a leaf that requires grad
@@ -493,6 +493,50 @@ def _module_requires_grad_(self, requires_grad: bool = True):
             continue  # Jittor keeps its norm layers' running statistics among the parameters
         p.requires_grad = bool(requires_grad)
     return self
+
+
+class Function(jt.Function):
+    """torch's ``autograd.Function`` on Jittor, double backward included (the custom-function
+    rule's base class; ``execute``/``grad`` as in ``jt.Function``).
+
+    ``jt.Function`` runs ``execute`` on stop-grad copies of its inputs, so whatever ``execute``
+    keeps for ``grad`` (``ctx.saved_tensors``, ``ctx.x = x``) is cut from the graph and a
+    gradient of a gradient loses every term that flows through them (torch keeps them: a
+    custom backward made of differentiable ops is differentiated). Here ``execute`` runs on the
+    inputs themselves; the outputs' first-order gradient still flows only through ``grad``
+    (the outputs handed back are copies that Jittor's tape joins to the inputs), while the
+    tensors ``grad`` reads keep their graph to the inputs.
+    """
+
+    def __call__(self, *args):
+        if jt.flags.no_grad:
+            return self.execute(*args)
+        taped_inputs, input_mask = [], []
+        for v in args:
+            if not isinstance(v, jt.Var):
+                input_mask.append(-1)
+            elif v.is_stop_grad():
+                input_mask.append(-2)  # jt.Function's mark: a Var whose gradient must be None
+            else:
+                input_mask.append(len(taped_inputs))
+                taped_inputs.append(v.tape())  # joins the inputs to the tape; execute never sees it
+        result = self.execute(*args)
+        outputs = list(result) if isinstance(result, (list, tuple)) else [result]
+        taped_outputs, output_mask = [], []
+        for i, v in enumerate(outputs):
+            if isinstance(v, jt.Var):
+                # the tape stops the gradient at the Var it copies: a copy, so that a saved
+                # tensor returned as an output keeps its own graph for grad
+                outputs[i] = v.clone().tape()
+                output_mask.append(len(taped_outputs))
+                taped_outputs.append(outputs[i])
+            else:
+                output_mask.append(-1)
+        self.input_mask, self.output_mask = input_mask, output_mask
+        jt.tape_together(taped_inputs, taped_outputs, self._grad)
+        if isinstance(result, (list, tuple)):
+            return type(result)(outputs) if isinstance(result, tuple) else outputs
+        return outputs[0]
 
 
 def _install() -> None:

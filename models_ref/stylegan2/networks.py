@@ -20,8 +20,34 @@ def normalize_2nd_moment(x, dim=1, eps=1e-8):
 #----------------------------------------------------------------------------
 
 def fma(a, b, c):
-    """``a * b + c`` in one op (upstream ``torch_utils/ops/fma.py``, forward = ``addcmul``)."""
-    return torch.addcmul(c, a, b)
+    """``a * b + c`` in one op (upstream ``torch_utils/ops/fma.py``)."""
+    return _FusedMultiplyAdd.apply(a, b, c)
+
+
+class _FusedMultiplyAdd(torch.autograd.Function):
+    """``addcmul`` with a hand-written backward, a custom Function as upstream's: it sits on the
+    path-length penalty's second-order path, so a port must differentiate its backward."""
+
+    @staticmethod
+    def forward(ctx, a, b, c):
+        ctx.save_for_backward(a, b)
+        ctx.c_shape = c.shape
+        return torch.addcmul(c, a, b)
+
+    @staticmethod
+    def backward(ctx, dout):
+        a, b = ctx.saved_tensors
+        wanted = zip((dout * b, dout * a, dout), (a.shape, b.shape, ctx.c_shape), ctx.needs_input_grad)
+        return tuple(_sum_to_shape(g, shape) if needed else None for g, shape, needed in wanted)
+
+
+def _sum_to_shape(x, shape):
+    """The gradient of a broadcast: ``x`` summed back to ``shape``."""
+    lead = x.ndim - len(shape)
+    if lead:
+        x = x.sum(dim=tuple(range(lead)))
+    dims = tuple(i for i, n in enumerate(shape) if n == 1 and x.shape[i] != 1)
+    return x.sum(dim=dims, keepdim=True) if dims else x
 
 #----------------------------------------------------------------------------
 

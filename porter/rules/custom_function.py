@@ -1,4 +1,5 @@
-"""A custom ``torch.autograd.Function`` -> ``jt.Function``.
+"""A custom ``torch.autograd.Function`` -> ``shims.autograd.Function`` (a ``jt.Function`` whose
+``grad`` may itself be differentiated, as torch differentiates a custom backward).
 
 torch's ``forward(ctx, ...)``/``backward(ctx, grad)`` static methods become Jittor's instance
 methods ``execute(self, ...)``/``grad(self, grad)``: the ``@staticmethod`` is dropped and the
@@ -34,7 +35,7 @@ def _is_staticmethod(d: cst.Decorator) -> bool:
 
 
 class CustomFunctionRule(Rule):
-    """Rewrite subclasses of ``torch.autograd.Function`` into ``jt.Function`` subclasses."""
+    """Rewrite subclasses of ``torch.autograd.Function`` into ``shims.autograd.Function`` subclasses."""
 
     name = "custom_function"
     identifiers = frozenset({"save_for_backward", "saved_variables", *_UNSUPPORTED_CTX})
@@ -67,7 +68,7 @@ class CustomFunctionRule(Rule):
         for orig, new in zip(original.bases, updated.bases):
             if self.ctx.qualname(orig.value) in _BASES:
                 self.ctx.handled(orig.value)
-                new = new.with_changes(value=self.ctx.spell("jittor.Function"))
+                new = new.with_changes(value=self.ctx.spell("shims.autograd.Function"))
             bases.append(new)
         return updated.with_changes(bases=bases)
 

@@ -2,7 +2,7 @@ import shims
 import jittor as jt
 
 
-class BiasAct(jt.Function):
+class BiasAct(shims.autograd.Function):
     """y = leaky(x + b)."""
 
     def execute(ctx, x, b, alpha=0.2):
@@ -19,7 +19,7 @@ class BiasAct(jt.Function):
         return dx, db, None
 
 
-class Square(jt.Function):
+class Square(shims.autograd.Function):
     def execute(ctx, x):
         ctx.saved_tensors = (x,)
         return x * x
