@@ -235,3 +235,173 @@ out = (m.weight.detach(), m.bias.detach(), losses)
     amp("torch.autocast", "GradScaler()", "autocast('cuda')", "training_loop"),
     case(A, "torch.is_autocast_enabled", "out = torch.tensor(float(torch.is_autocast_enabled()))", {}, **LRS),
 ]
+
+# -- Adafactor, Muon and swa_utils ------------------------------------------------------------
+# Adafactor: a 5x3 weight (factored row/col variances) and a bias (a full variance); Muon: 2-D
+# parameters only (the weight), its Newton-Schulz iterations in bfloat16 as torch's.
+
+def errors(ctor, calls, exc="ValueError", pre=""):
+    """A snippet collecting the messages of constructor calls torch rejects (as character codes)."""
+    src = pre + "msgs = []\n" + "".join(f"try:\n    {ctor.format(args=c)}\nexcept {exc} as e:\n    msgs.append(str(e))\n"
+                                  for c in calls)
+    src += "out = [ord(ch) for msg in msgs for ch in msg + '|']\n"
+    return src
+
+
+TALL = {"x": "f32[8,3]", "y": "f32[8,6]"}
+CONV = {"x": "f32[4,2,6]", "y": "f32[4,3,4]"}
+
+SWA_LOOP = """
+opt = torch.optim.SGD(m.parameters(), lr=0.1, momentum=0.9)
+swa = torch.optim.swa_utils.AveragedModel(m{kw})
+for _ in range(5):
+    opt.zero_grad()
+    loss = ((m(x) - y) ** 2).mean()
+    loss.backward()
+    opt.step()
+    swa.update_parameters(m)
+out = ({outs}, swa.n_averaged, swa(x).detach())
+"""
+LINEAR_OUTS = "swa.module.weight.detach(), swa.module.bias.detach()"
+BN_SETUP = "m = nn.Sequential(nn.Linear(5, 4), nn.BatchNorm1d(4), nn.Linear(4, 3))"
+BN_OUTS = ("swa.module[0].weight.detach(), swa.module[1].weight.detach(), swa.module[1].running_mean, "
+           "swa.module[1].running_var, swa.module[1].num_batches_tracked")
+
+
+def swa(variant, kw="", setup="m = nn.Linear(5, 3)", outs=LINEAR_OUTS):
+    src = SWA_LOOP.format(kw=kw, outs=outs)
+    return case(A, "torch.optim.swa_utils.AveragedModel", src, DATA, variant=variant, setup=setup, **STEPS)
+
+
+SWALR_LOOP = """
+opt = torch.optim.SGD({groups}, lr=1.0)
+{pre}sch = torch.optim.swa_utils.SWALR(opt, {args})
+out = [[g['lr'] for g in opt.param_groups]]
+for i in range({n}):
+    opt.step()
+    sch.step()
+    out.append([g['lr'] for g in opt.param_groups])
+out.append(sch.get_last_lr())
+{post}"""
+
+
+def swalr(variant, args, n=12, pre="", post=""):
+    src = SWALR_LOOP.format(groups=GROUPS, args=args, n=n, pre=pre, post=post)
+    return case(A, "torch.optim.swa_utils.SWALR", src, {}, variant=variant, setup="m = nn.Linear(5, 3)", **LRS)
+
+
+ADAFACTOR_STATE = (", opt.state_dict()['state'][0]['row_var'], opt.state_dict()['state'][0]['col_var'], "
+                   "opt.state_dict()['state'][1]['variance'], float(opt.state_dict()['state'][0]['step'])")
+
+CASES += [
+    opt("Adafactor", "Adafactor({params})", extra=ADAFACTOR_STATE),
+    opt("Adafactor", "Adafactor({params}, lr=0.05, beta2_decay=-0.5, eps=(1e-4, 1e-2), d=1.5, weight_decay=0.1)",
+        variant="options", steps=8, extra=ADAFACTOR_STATE),
+    opt("Adafactor", "Adafactor({params}, lr=0.05, maximize=True, foreach=False)", variant="maximize"),
+    opt("Adafactor", "Adafactor({params}, lr=0.02, weight_decay=0.2)", variant="groups", params=GROUPS),
+    # [m.weight, m.bias]: Jittor's Conv1d lists its bias first in parameters()
+    case(A, "torch.optim.Adafactor", "opt = torch.optim.Adafactor([m.weight, m.bias], lr=0.05)\n"
+         + LOOP.format(steps=5, extra=", opt.state_dict()['state'][0]['row_var'], "
+                                      "opt.state_dict()['state'][0]['col_var']"),
+         CONV, variant="conv1d_3d", setup="m = nn.Conv1d(2, 3, 3)", **STEPS),
+    case(A, "torch.optim.Adafactor", """
+opt = torch.optim.Adafactor(m.parameters(), lr=0.05, weight_decay=0.1)
+for _ in range(3):
+    opt.zero_grad()
+    ((m(x) - y) ** 2).mean().backward()
+    opt.step()
+opt2 = torch.optim.Adafactor(m.parameters(), lr=0.05, weight_decay=0.1)
+opt2.load_state_dict(opt.state_dict())
+for _ in range(3):
+    opt2.zero_grad()
+    ((m(x) - y) ** 2).mean().backward()
+    opt2.step()
+out = (m.weight.detach(), m.bias.detach(), float(opt2.state_dict()['state'][1]['step']))
+""", DATA, variant="state_dict_resume", setup="m = nn.Linear(5, 3)", **STEPS),
+    case(A, "torch.optim.Adafactor", errors("torch.optim.Adafactor(m.parameters(), {args})", [
+        "lr=-1.0", "beta2_decay=0.5", "eps=(-1.0, 1e-3)", "eps=(None, -1.0)", "d=0.5", "weight_decay=-0.1"]),
+         {}, variant="argument_errors", setup="m = nn.Linear(5, 3)", **LRS),
+    opt("Muon", "Muon({params})", params="[m.weight]", extra=", opt.state_dict()['state'][0]['momentum_buffer']"),
+    opt("Muon", "Muon({params}, lr=0.02, weight_decay=0.01, momentum=0.9)", variant="options", params="[m.weight]",
+        steps=8),
+    opt("Muon", "Muon({params}, lr=0.02, nesterov=False, adjust_lr_fn='match_rms_adamw')", variant="plain_momentum",
+        params="[m.weight]"),
+    opt("Muon", "Muon({params}, lr=0.05, weight_decay=0.0, ns_coefficients=(3.0, -3.2, 1.2), ns_steps=3, "
+        "adjust_lr_fn='spectral_unclamped')", variant="coefficients", params="[m.weight]"),
+    case(A, "torch.optim.Muon", "opt = torch.optim.Muon([m.weight], lr=0.02, adjust_lr_fn='original')\n"
+         + LOOP.format(steps=5, extra=""), TALL, variant="tall_matrix", setup="m = nn.Linear(3, 6)", **STEPS),
+    case(A, "torch.optim.Muon", errors("torch.optim.Muon({args})", [
+        "m.parameters()", "[m.weight], lr=-1.0", "[m.weight], momentum=-0.5", "[m.weight], weight_decay=-1.0",
+        "[m.weight], adjust_lr_fn='cosine'"]), {}, variant="argument_errors", setup="m = nn.Linear(5, 3)", **LRS),
+    case(A, "torch.optim.Muon", """
+msgs = []
+for kw in [dict(ns_steps=100), dict(ns_coefficients=(3.0, -3.2))]:
+    opt = torch.optim.Muon([m.weight], **kw)
+    ((m(x) - y) ** 2).mean().backward()
+    try:
+        opt.step()
+    except ValueError as e:
+        msgs.append(str(e))
+out = [ord(ch) for msg in msgs for ch in msg + '|']
+""", DATA, variant="step_errors", setup="m = nn.Linear(5, 3)", **LRS),
+    swa("swa"),
+    swa("ema_multi_avg_fn", kw=", multi_avg_fn=torch.optim.swa_utils.get_ema_multi_avg_fn(0.9)"),
+    swa("ema_avg_fn", kw=", avg_fn=torch.optim.swa_utils.get_ema_avg_fn(0.8)"),
+    swa("swa_multi_avg_fn", kw=", multi_avg_fn=torch.optim.swa_utils.get_swa_multi_avg_fn()"),
+    swa("swa_avg_fn", kw=", avg_fn=torch.optim.swa_utils.get_swa_avg_fn()"),
+    swa("custom_avg_fn", kw=", avg_fn=lambda avg, p, n: 0.25 * avg + 0.75 * p"),
+    swa("batchnorm", setup=BN_SETUP, outs=BN_OUTS),
+    swa("batchnorm_use_buffers", kw=", use_buffers=True", setup=BN_SETUP, outs=BN_OUTS),
+    swa("batchnorm_ema_buffers", kw=", multi_avg_fn=torch.optim.swa_utils.get_ema_multi_avg_fn(0.7), use_buffers=True",
+        setup=BN_SETUP, outs=BN_OUTS),
+    case(A, "torch.optim.swa_utils.AveragedModel", """
+swa.update_parameters(m)
+swa2 = torch.optim.swa_utils.AveragedModel(nn.Linear(5, 3))
+swa2.load_state_dict(swa.state_dict())
+keys = [ord(ch) for k in swa.state_dict() for ch in k + '|']
+out = (keys, swa2.module.weight.detach(), swa2.n_averaged, [ord(ch) for n, _ in swa.named_parameters() for ch in n])
+""", {}, variant="state_dict", setup="m = nn.Linear(5, 3)\nswa = torch.optim.swa_utils.AveragedModel(m)", **LRS),
+    case(A, "torch.optim.swa_utils.AveragedModel", errors(
+        "torch.optim.swa_utils.AveragedModel(m, {args})",
+        ["avg_fn=torch.optim.swa_utils.get_ema_avg_fn(), multi_avg_fn=torch.optim.swa_utils.get_ema_multi_avg_fn()"],
+        exc="AssertionError"),
+         {}, variant="both_avg_fns", setup="m = nn.Linear(5, 3)", **LRS),
+    case(A, "torch.optim.swa_utils.get_ema_avg_fn", errors("torch.optim.swa_utils.get_ema_avg_fn({args})",
+                                                           ["1.5", "-0.1"]), {}, variant="decay_errors", **LRS),
+    case(A, "torch.optim.swa_utils.get_ema_multi_avg_fn", errors(
+        "torch.optim.swa_utils.get_ema_multi_avg_fn({args})", ["1.01"]), {}, variant="decay_errors", **LRS),
+    case(A, "torch.optim.swa_utils.update_bn", """
+opt = torch.optim.SGD(m.parameters(), lr=0.1)
+swa = torch.optim.swa_utils.AveragedModel(m)
+for _ in range(3):
+    opt.zero_grad()
+    ((m(x) - y) ** 2).mean().backward()
+    opt.step()
+    swa.update_parameters(m)
+swa.eval()
+torch.optim.swa_utils.update_bn([x[:3], x[3:5], x[5:]], swa)
+bn = swa.module[1]
+out = (bn.running_mean, bn.running_var, bn.num_batches_tracked, bn.momentum, float(swa.training),
+       float(bn.training), swa(x).detach())
+""", DATA, variant="averaged_model", setup=BN_SETUP, **STEPS),
+    case(A, "torch.optim.swa_utils.update_bn", """
+torch.optim.swa_utils.update_bn([(x[:5], y[:5]), (x[5:], y[5:])], m)
+bn = m[1]
+out = (bn.running_mean, bn.running_var, bn.num_batches_tracked, bn.momentum, float(m.training))
+""", DATA, variant="tuple_batches", setup=BN_SETUP + "\nm[1].momentum = 0.3", **STEPS),
+    swalr("cos", "swa_lr=0.05, anneal_epochs=4", n=8),
+    swalr("defaults", "0.2", n=14),
+    swalr("linear_per_group", "swa_lr=[0.1, 0.01], anneal_epochs=3, anneal_strategy='linear'", n=6),
+    swalr("no_annealing", "swa_lr=0.3, anneal_epochs=0", n=4),
+    swalr("after_cosine", "swa_lr=0.02, anneal_epochs=2", n=5,
+          pre="warm = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=6)\nfor _ in range(3):\n"
+              "    opt.step()\n    warm.step()\n"),
+    swalr("state_dict", "swa_lr=0.05, anneal_epochs=5, anneal_strategy='linear'", n=3,
+          post="sch2 = torch.optim.swa_utils.SWALR(opt, swa_lr=0.5, anneal_strategy='cos')\n"
+               "sch2.load_state_dict(sch.state_dict())\nfor _ in range(3):\n    opt.step()\n    sch2.step()\n"
+               "    out.append(sch2.get_last_lr())\n"),
+    case(A, "torch.optim.swa_utils.SWALR", errors("torch.optim.swa_utils.SWALR(opt, {args})", [
+        "0.1, anneal_strategy='exp'", "0.1, anneal_epochs=-1", "0.1, anneal_epochs=2.5", "[0.1, 0.2, 0.3]"],
+        pre=f"opt = torch.optim.SGD({GROUPS}, lr=1.0)\n"), {}, variant="argument_errors", setup="m = nn.Linear(5, 3)",
+         **LRS),
+]
