@@ -365,6 +365,39 @@ def float64_note(what: str, comps32: Sequence[Comparison], comps64: Sequence[Com
             f"matches torch (max abs err {abs64:.3g}, rel {rel64:.3g}): float32 rounding, not the port")
 
 
+#: How far the port's float32 result may sit from torch's float64 one, in units of torch's own
+#: float32 error on the same array, when float32 alone cannot decide (:func:`within_torch_rounding`).
+#: Two float32 implementations that sum in different orders have rounding errors of the same
+#: size but independent signs and places; over an array the larger of the two maxima is within a
+#: few times the other (measured on the seed systems' specs: see docs/parity.md). A port error
+#: (a missing eps, a biased variance, a lost gradient path) is not bounded by torch's rounding.
+ROUNDING_FACTOR = 8.0
+
+
+def within_torch_rounding(got32: Mapping[str, Any], ref32: Mapping[str, np.ndarray], ref64: Mapping[str, np.ndarray],
+                          failed: Sequence[str], rtol: float, atol: float) -> Tuple[List[Comparison], float]:
+    """For each array named in ``failed`` (it differed from torch's float32 result): the port's
+    float32 error against torch's float64 result must be at most :data:`ROUNDING_FACTOR` times
+    torch's own float32 error against it, plus the row's tolerance. So a float32 difference
+    passes only where float32 itself cannot do better, judged on the same inputs. Returns the
+    comparisons and the largest ratio of the port's error to torch's own."""
+    comps, worst_ratio = [], 0.0
+    for name in failed:
+        if name not in got32 or name not in ref32 or name not in ref64:
+            continue
+        truth = np.asarray(ref64[name], np.float64)
+        port = compare(name, got32[name], truth, rtol, atol)
+        own = compare(name, ref32[name], truth, rtol, atol)
+        scale = float(np.abs(truth).max()) if truth.size else 0.0
+        bound = ROUNDING_FACTOR * own.max_abs_err + atol + rtol * scale
+        ratio = port.max_abs_err / own.max_abs_err if own.max_abs_err > 0 else float("inf")
+        worst_ratio = max(worst_ratio, ratio)
+        comps.append(Comparison(f"{name} (float32 vs torch's float64)", port.max_abs_err <= bound,
+                                port.max_abs_err, port.max_rel_err, port.got_shape, port.ref_shape,
+                                f"{ratio:.3g}x torch's own float32 error {own.max_abs_err:.3g}"))
+    return comps, worst_ratio
+
+
 def make_row(suite: str, case: str, comps: Sequence[Comparison], divergence: Optional[Divergence] = None,
              note: str = "", results: Path = RESULTS) -> Row:
     """A result row for a list of comparisons (failed if any failed); recorded in ``results``
@@ -559,16 +592,26 @@ class ModelParity:
         input on the wrong side of its kink, a normalisation of near-constant channels) and the
         row passes, saying so with both figures; a port error differs in float64 too."""
         if float64:
-            comps = self._grad_comps(rtol, atol, float64=True)
+            comps = self._grad_comps(rtol, atol, float64=True)[0]
             return make_row(self.suite, case, comps, None, "float64 on both sides", self.results)
-        comps = self._grad_comps(rtol, atol)
+        comps, got32 = self._grad_comps(rtol, atol)
         if not all(c.ok for c in comps) and "loss64" in self.ref.arrays:
-            comps64 = self._grad_comps(rtol, atol, float64=True)
-            if all(c.ok for c in comps64):
+            comps64 = self._grad_comps(rtol, atol, float64=True)[0]
+            ref32 = {"loss": self.ref["loss"], **{f"grad/{n}": g for n, g in self.ref.grads.items()}}
+            ref64 = {"loss": self.ref["loss64"], **{f"grad/{n}": g for n, g in self.ref.grads64.items()}}
+            rounding, ratio = within_torch_rounding(got32, ref32, ref64, [c.name for c in comps if not c.ok],
+                                                    rtol, atol)
+            if all(c.ok for c in comps64) and all(c.ok for c in rounding):
                 note = float64_note("gradients", comps, comps64,
                                     f"torch's own float32 gradients differ from its float64 ones by "
-                                    f"{self.torch_float32_error():.3g} of the largest gradient")
+                                    f"{self.torch_float32_error():.3g} of the largest gradient; the port's "
+                                    f"float32 error is at most {ratio:.3g}x torch's own on each array")
                 return make_row(self.suite, case, comps64, None, note, self.results)
+            if all(c.ok for c in comps64):
+                note = ("float64 matches, but the port's float32 error exceeds "
+                        f"{ROUNDING_FACTOR:g}x torch's own float32 error: a float32-only port difference")
+                return make_row(self.suite, case, [c for c in rounding if not c.ok] + comps, None, note,
+                                self.results)
         div = None
         if not all(c.ok for c in comps) and self.ref.act_order:
             div = self.diagnose(rtol, atol) or self.diagnose_gradients(rtol, atol)
@@ -586,21 +629,23 @@ class ModelParity:
                    if g.size and n in self.ref.grads), default=0.0)
         return err / scale if scale > 0 else 0.0
 
-    def _grad_comps(self, rtol: float, atol: float, float64: bool = False) -> List[Comparison]:
+    def _grad_comps(self, rtol: float, atol: float, float64: bool = False
+                    ) -> Tuple[List[Comparison], Dict[str, np.ndarray]]:
         """Comparisons of the loss and every trainable parameter's gradient (float32, or both
-        sides in float64)."""
+        sides in float64), and the port's arrays by comparison name (``loss``, ``grad/<name>``)."""
         if float64:
-            _, value64, grads64 = self.float64_run()
-            comps = [compare("loss", value64, self.ref["loss64"], rtol, atol)]
-            return comps + compare_sets(grads64, self.ref.grads64, rtol, atol, "grad")
-        load_weights(self.model, self.ref.state_dict)
-        params = self._params()
-        names = self.ref.trainable
-        inputs = self.inputs()
-        value = self.loss_of(self.forward(self.model, inputs), inputs)
-        grads = jt.grad(value, [params[n] for n in names])
-        comps = [compare("loss", to_numpy(value), self.ref["loss"], rtol, atol)]
-        return comps + compare_sets(dict(zip(names, grads)), self.ref.grads, rtol, atol, "grad")
+            _, value, grads = self.float64_run()
+            ref_loss, ref_grads = self.ref["loss64"], self.ref.grads64
+        else:
+            load_weights(self.model, self.ref.state_dict)
+            params = self._params()
+            names = self.ref.trainable
+            inputs = self.inputs()
+            loss = self.loss_of(self.forward(self.model, inputs), inputs)
+            grads = {n: to_numpy(g) for n, g in zip(names, jt.grad(loss, [params[n] for n in names]))}
+            value, ref_loss, ref_grads = to_numpy(loss), self.ref["loss"], self.ref.grads
+        comps = [compare("loss", value, ref_loss, rtol, atol)] + compare_sets(grads, ref_grads, rtol, atol, "grad")
+        return comps, {"loss": value, **{f"grad/{n}": g for n, g in grads.items()}}
 
     def diagnose_gradients(self, rtol: float, atol: float) -> Optional[Divergence]:
         """The first submodule, from the loss backwards, whose output gradient differs."""

@@ -34,6 +34,7 @@ __all__ = [
     "multilabel_soft_margin_loss", "multi_margin_loss", "local_response_norm", "adaptive_max_pool1d", "hardtanh",
     "CELU", "SELU", "GLU", "Hardtanh", "Hardshrink", "Softshrink", "Hardsigmoid", "Hardswish", "LogSigmoid", "Softsign",
     "Tanhshrink", "Threshold", "Mish", "Softmax", "LogSoftmax", "Softmin", "Softmax2d", "NLLLoss", "HuberLoss",
+    "MSELoss", "L1Loss",
     "SmoothL1Loss", "MarginRankingLoss", "SoftMarginLoss", "CosineEmbeddingLoss", "HingeEmbeddingLoss",
     "TripletMarginLoss", "GaussianNLLLoss", "PoissonNLLLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss",
     "MaxPool1d", "AvgPool1d", "AdaptiveAvgPool1d", "AdaptiveMaxPool1d", "ConstantPad1d", "ConstantPad2d",
@@ -216,6 +217,22 @@ class NLLLoss(_Loss):
 
     def execute(self, input, target):
         return F.nll_loss(input, target, self.weight, ignore_index=self.ignore_index, reduction=self.reduction)
+
+
+class MSELoss(_Loss):
+    """``torch.nn.MSELoss(size_average=None, reduce=None, reduction='mean')``: every reduction,
+    accumulated as torch accumulates (``shims.ops._common.float_sum``; Jittor's own sums float32
+    terms one after another)."""
+
+    def execute(self, input, target):
+        return F.mse_loss(input, target, reduction=self.reduction)
+
+
+class L1Loss(_Loss):
+    """``torch.nn.L1Loss(size_average=None, reduce=None, reduction='mean')``, as :class:`MSELoss`."""
+
+    def execute(self, input, target):
+        return F.l1_loss(input, target, reduction=self.reduction)
 
 
 class HuberLoss(_Loss):

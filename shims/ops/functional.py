@@ -7,7 +7,7 @@ from typing import Optional
 
 import jittor as jt
 
-from ._common import _cast, _dims
+from ._common import _cast, _dims, float_mean, float_sum
 from .linalg import _p_norm
 from .pointwise import expm1, xlogy
 from .reduce import logsumexp
@@ -121,9 +121,9 @@ def pad(input, pad, mode: str = "constant", value: Optional[float] = None):
 
 def _reduce(loss, reduction: str):
     if reduction == "mean":
-        return loss.mean()
+        return float_mean(loss, tuple(range(loss.ndim)))
     if reduction == "sum":
-        return loss.sum()
+        return float_sum(loss, tuple(range(loss.ndim)))
     if reduction == "none":
         return loss
     raise ValueError(f"reduction={reduction!r}: expected 'mean', 'sum' or 'none'")

@@ -7,7 +7,7 @@ from typing import Optional
 import jittor as jt
 import numpy as np
 
-from ._common import Dim, _ValuesIndices, _cast, _count, _dims, _is_int
+from ._common import Dim, _ValuesIndices, _cast, _count, _dims, _is_int, float_mean, float_sum
 from .shape import movedim
 
 __all__ = ['sum', 'mean', 'prod', 'var', 'std', 'var_mean', 'std_mean', 'logsumexp', 'amax', 'amin', 'max', 'min',
@@ -23,7 +23,7 @@ def sum(input, dim: Dim = None, keepdim: bool = False, *, dtype=None):
     if dtype is None and _is_int(x):
         x = x.int64()
     dims = _dims(x, dim)
-    return x.sum(dims, keepdims=keepdim) if dims else x.clone()
+    return float_sum(x, dims, keepdim) if dims else x.clone()
 
 
 def mean(input, dim: Dim = None, keepdim: bool = False, *, dtype=None):
@@ -32,7 +32,7 @@ def mean(input, dim: Dim = None, keepdim: bool = False, *, dtype=None):
     if _is_int(x):
         raise TypeError("mean(): torch cannot average an integer tensor; pass dtype= or call .float()")
     dims = _dims(x, dim)
-    return x.mean(dims, keepdims=keepdim) if dims else x.clone()
+    return float_mean(x, dims, keepdim) if dims else x.clone()
 
 
 def prod(input, dim: Optional[int] = None, keepdim: bool = False, *, dtype=None):
@@ -59,10 +59,10 @@ def _var_parts(input, dim, unbiased, keepdim, correction):
     x = input
     dims = _dims(x, dim)
     n = _count(x, dims)
-    m = x.mean(dims, keepdims=True)
+    m = float_mean(x, dims, True)
     d = x - m
     # Two-pass variance, no clamp (Jittor's std clamps the variance at 1e-6).
-    ss = (d * d).sum(dims, keepdims=keepdim)
+    ss = float_sum(d * d, dims, keepdim)
     denom = _b.max(n - _correction(unbiased, correction), 0.0)
     v = ss / denom if denom > 0 else ss / jt.zeros_like(ss)
     mean_ = m if keepdim else m.reshape(ss.shape)
