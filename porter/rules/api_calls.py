@@ -117,6 +117,40 @@ def _split_out(call: cst.Call) -> Tuple[cst.Call, Optional[cst.Arg]]:
     return call.with_changes(args=args, lpar=[], rpar=[]), out
 
 
+# torch reductions whose call with no dim (``x.sum()``, ``torch.sum(x)``) is a 0-d tensor
+_FULL_REDUCTIONS = frozenset({"sum", "mean", "prod", "amax", "amin", "max", "min", "std", "var", "norm", "all",
+                              "any"})
+
+
+def _stack_of_scalars(names, call: cst.Call) -> bool:
+    """``torch.stack([x.sum(), torch.mean(y)])`` (dim 0 or -1): a literal list or tuple of full
+    reductions, 0-d tensors in torch.  Jittor has no 0-d Vars (each is shape (1,)), so
+    ``jittor.stack`` would give (N, 1) where torch gives (N,); ``jittor.concat`` gives (N,)."""
+    if not call.args or call.args[0].keyword is not None or call.args[0].star \
+            or not isinstance(call.args[0].value, (cst.List, cst.Tuple)):
+        return False
+    for arg in call.args[1:]:
+        if arg.star or (arg.keyword is not None and arg.keyword.value != "dim") \
+                or code_of(arg.value).replace(" ", "") not in ("0", "-1"):
+            return False
+    elements = call.args[0].value.elements
+    if not elements:
+        return False
+    for el in elements:
+        v = el.value
+        if isinstance(el, cst.StarredElement) or not isinstance(v, cst.Call) or any(a.keyword for a in v.args):
+            return False
+        method = names.method_uses.get(v.func)
+        func = names.uses.get(v.func)
+        if method is not None and method.rsplit(".", 1)[-1] in _FULL_REDUCTIONS and not v.args:
+            continue
+        if func is not None and func.startswith("torch.") and func.rsplit(".", 1)[-1] in _FULL_REDUCTIONS \
+                and len(v.args) == 1 and not v.args[0].star:
+            continue
+        return False
+    return True
+
+
 class ApiCallRule(Rule):
     """Apply the mapping table to torch references, calls and tensor-method calls."""
 
@@ -281,6 +315,10 @@ class ApiCallRule(Rule):
         if args is None:
             return updated
         func = self._convert_reference(original.func, updated.func, qual)
+        if qual == "torch.stack" and out is None and _stack_of_scalars(self.ctx.names, original):
+            self.ctx.note("torch.stack of 0-d tensors (full reductions) -> jittor.concat: Jittor's scalars "
+                          "are shape (1,), so stacking them would add a dimension torch does not have")
+            func = self.ctx.spell("jittor.concat")
         converted = call.with_changes(func=func or updated.func, args=args)
         if dtype is not None:  # nn.Linear(3, 2, dtype=d) -> shims.nn.with_dtype(nn.Linear(3, 2), d)
             comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))

@@ -5,6 +5,10 @@ later ``y[i] = v``, ``y[i] += v`` or ``y.add_(v)`` changes ``x`` too.  A Jittor 
 storage: the same lines leave ``x`` unchanged (``shims.indexing`` documents the measured cases;
 ``x.clone()`` never aliases, in either).  Such a write, in the block that made the view, is
 marked: write into ``x`` itself where the code relies on it.
+
+One such write is rewritten instead: ``nn.init.normal_(w[:, :3], ...)`` as a statement fills
+part of ``w`` in torch and only a copy of the slice in Jittor, so it becomes
+``w[:, :3] = <the converted init call>`` (every init target returns the Var it filled).
 """
 from __future__ import annotations
 
@@ -14,7 +18,7 @@ import libcst as cst
 
 from ..names import dotted
 from .base import Rule
-from .common import BlockRule, code_of, method_name, receiver
+from .common import BlockRule, arg_value, code_of, method_name, receiver, stmt_call
 
 CODE = "JT107"
 #: torch methods whose result shares the receiver's storage
@@ -80,6 +84,7 @@ class ViewWriteRule(BlockRule, Rule):
     def plan(self, body: Sequence[cst.BaseStatement]) -> None:
         views: Dict[str, tuple] = {}  # view name -> (base name, method)
         for stmt in body:
+            self._init_into_slice(stmt)
             for small in _smalls(stmt):
                 self._track(stmt, small, views)
 
@@ -102,3 +107,21 @@ class ViewWriteRule(BlockRule, Rule):
             if view is not None and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name) \
                     and self.ctx.is_tensor_receiver(view[0]):
                 views[small.targets[0].target.value] = (code_of(view[0]), view[1])
+
+    def _init_into_slice(self, stmt) -> None:
+        """``torch.nn.init.<fn>(w[idx], ...)`` as a statement -> ``w[idx] = <converted call>``."""
+        call = stmt_call(stmt)
+        qual = self.ctx.qualname(call.func) if call is not None else None
+        if not qual or not qual.startswith("torch.nn.init.") or qual == "torch.nn.init.calculate_gain" \
+                or not isinstance(arg_value(call, "tensor", 0), cst.Subscript):
+            return
+
+        def assign(new):
+            small = new.body[0] if isinstance(new, cst.SimpleStatementLine) and len(new.body) == 1 else None
+            converted = small.value if isinstance(small, cst.Expr) else None
+            target = arg_value(converted, "var", 0) or arg_value(converted, "tensor", 0) \
+                if isinstance(converted, cst.Call) else None
+            if not isinstance(target, cst.Subscript):
+                return [new]
+            return [new.with_changes(body=[cst.Assign(targets=[cst.AssignTarget(target)], value=converted)])]
+        self.edit(stmt, assign)

@@ -255,10 +255,17 @@ def copy_(input, src, non_blocking: bool = False):
     the written Var is synced at once.  Jittor would keep the write pending until the Var is
     read, and an EMA copy read only at checkpoints grows the live graph every step until memory
     runs out (jittor_gaps X5; HiSD's port hit it).  A Var that required grad keeps requiring it
-    (Jittor's writes under ``no_grad`` stop it; torch's ``copy_`` does not)."""
+    (Jittor's writes under ``no_grad`` stop it; torch's ``copy_`` does not).
+
+    A Var copied as it is (same shape and dtype) is cloned first: assigning a Var's own node
+    chains the two Vars, and when the source is assigned to again later (training_stats'
+    counters in StyleGAN2-ADA: ``cumulative.add_(...)`` then ``mine.copy_(cumulative)`` every
+    step) the live graph grows by one op per step although both are read."""
     value = src if isinstance(src, jt.Var) else jt.array(src)
     if tuple(value.shape) != tuple(input.shape):
         value = value.broadcast(tuple(input.shape))
+    elif value is src and value.dtype == input.dtype:
+        value = value.clone()
     trainable = not input.is_stop_grad()
     input.assign(value.cast(input.dtype))
     if jt.flags.no_grad:
