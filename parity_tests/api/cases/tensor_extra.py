@@ -35,6 +35,9 @@ def inplace_m(name, args="", expr="x", inputs=X, **kw):
 
 
 CASES = [
+    # keyword dims (issue 17: transpose(dim0=, dim1=) crashed under Jittor)
+    m("transpose", "out = x.transpose(dim0=0, dim1=-1)", variant="keywords"),
+    t("transpose", "out = torch.transpose(x, dim0=-1, dim1=0)", variant="keywords"),
     # factories: sizes as varargs, one tuple, torch.Size; dtype
     m("new_zeros", "out = x.new_zeros(2, 3, 4)", grad=False),
     m("new_zeros", "out = x.new_zeros((2, 3)), x.new_zeros(x.shape, dtype=torch.int32)", variant="tuple_dtype", grad=False),
