@@ -13,7 +13,8 @@ from ._common import Dim, _dims, _size
 __all__ = ['index_select', 'roll', 'squeeze', 'where', 'nonzero', 't', 'swapaxes', 'movedim', 'narrow', 'flatten',
            'unflatten', 'permute', 'transpose', 'reshape_as', 'scatter', 'scatter_add', 'scatter_', 'scatter_add_',
            'channels_last', 'contiguous_format', 'preserve_format', 'meshgrid', 'stride', 'broadcast_shapes',
-           'broadcast_to', 'broadcast_tensors', 'fliplr', 'flipud', 'rot90', 'tile', 'ravel', 'swapdims', 'moveaxis',
+           'broadcast_to', 'broadcast_tensors', 'flip', 'fliplr', 'flipud', 'rot90', 'tile', 'ravel', 'swapdims',
+           'moveaxis',
            'diag_embed', 'diagflat', 'unfold', 'is_nonzero', 'is_same_size', 'numel', 'nelement', 'ndimension',
            'is_contiguous']
 
@@ -243,6 +244,19 @@ def broadcast_tensors(*tensors):
     """``torch.broadcast_tensors``."""
     shape = broadcast_shapes(*[tuple(t.shape) for t in tensors])
     return tuple(broadcast_to(t, shape) for t in tensors)
+
+
+def flip(input, dims, *args):
+    """``torch.flip(input, dims)`` / ``Tensor.flip(*dims)``: dims as an int, a list or a tuple,
+    negatives too. Jittor's ``flip`` writes the normalised dims back into the sequence it is
+    given: a tuple with a negative dim raises ``TypeError``, and a caller's list is changed."""
+    dims = (dims, *args) if args else dims
+    dims = [dims] if isinstance(dims, int) else list(dims)
+    nd = input.ndim
+    for d in dims:
+        if not -nd <= int(d) < nd:
+            raise IndexError(f"flip: dimension {d} out of range for a tensor of {nd} dims")
+    return input.flip([int(d) % nd for d in dims]) if dims else input.clone()
 
 
 def fliplr(input):

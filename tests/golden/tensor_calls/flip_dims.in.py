@@ -7,3 +7,7 @@ def reverse(z, x):
     c = x.flip(dims=(0,))
     d = x.flip(1)
     return a, b, c, d
+
+
+def reverse_more(x):
+    return x.flip(0, -1), torch.flip(x, (-2,))
