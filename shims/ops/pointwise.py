@@ -30,8 +30,15 @@ def addcdiv(input, tensor1, tensor2, *, value=1):
 
 
 def lerp(input, end, weight):
-    """``torch.lerp``: ``input + weight * (end - input)`` (weight a number or a tensor)."""
-    return input + weight * (end - input)
+    """``torch.lerp`` as torch computes it: ``input + w * (end - input)`` where ``|w| < 0.5``,
+    else ``end - (end - input) * (1 - w)`` (exact at ``w = 1``); a number ``weight`` of a
+    float32 ``input`` is a float32 scalar (torch's opmath), so ``1 - w`` is rounded as torch's."""
+    diff = end - input
+    if isinstance(weight, jt.Var):
+        return jt.where(weight.abs() < 0.5, input + weight * diff, end - diff * (1 - weight))
+    if str(input.dtype) in ("float32", "float16", "bfloat16"):
+        weight = float(np.float32(weight))
+    return input + weight * diff if abs(weight) < 0.5 else end - diff * (1.0 - weight)
 
 
 def exp2(input):

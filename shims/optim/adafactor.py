@@ -15,6 +15,7 @@ import numpy as np
 
 import jittor as jt
 
+from ..ops.pointwise import lerp
 from .extra import _f32, _Torchlike
 
 __all__ = ["Adafactor"]
@@ -23,15 +24,6 @@ __all__ = ["Adafactor"]
 def _scalar(value) -> float:
     """A Python float of ``value`` (torch accepts a 1-element tensor lr)."""
     return float(value.item()) if isinstance(value, jt.Var) else value
-
-
-def _lerp32(start: jt.Var, end: jt.Var, weight: float) -> jt.Var:
-    """torch's ``start.lerp(end, weight)`` on float32 tensors: the weight is a float32 scalar
-    (torch's opmath), and the two formulas torch picks between by ``|weight| < 0.5``."""
-    w = _f32(weight)
-    if abs(w) < 0.5:
-        return start + w * (end - start)
-    return end - (end - start) * (1.0 - w)  # 1 - w is exact in float32 for w in [0.5, 2]
 
 
 #: ``torch.finfo(dtype).eps`` (np.finfo warns in a process that flushes subnormals)
@@ -129,14 +121,14 @@ class Adafactor(_Torchlike):
 
         if g.ndim > 1:
             row_var, col_var = state["row_var"], state["col_var"]
-            row_var.update(_lerp32(row_var, _mean_square(g, -1), one_minus_beta2_t))
-            col_var.update(_lerp32(col_var, _mean_square(g, -2), one_minus_beta2_t))
+            row_var.update(lerp(row_var, _mean_square(g, -1), one_minus_beta2_t))
+            col_var.update(lerp(col_var, _mean_square(g, -2), one_minus_beta2_t))
             # row_var @ col_var: an outer product (inner size 1), one rounding per element
             row_mean = row_var.sum(-2, keepdims=True) / row_var.shape[-2]
             var_estimate = (row_var * col_var) / jt.clamp(row_mean, min_v=eps1)
         else:
             variance = state["variance"]
-            variance.update(_lerp32(variance, g * g, one_minus_beta2_t))
+            variance.update(lerp(variance, g * g, one_minus_beta2_t))
             var_estimate = variance
         # eps1 squared, as the square root follows
         update = (1.0 / jt.sqrt(jt.clamp(var_estimate, min_v=eps1 * eps1))) * g

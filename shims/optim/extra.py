@@ -21,6 +21,7 @@ import numpy as np
 
 import jittor as jt
 
+from ..ops.pointwise import lerp
 from .optimizers import Optimizer
 
 __all__ = ["Adadelta", "Adagrad", "Adamax", "NAdam", "RAdam", "ASGD", "Rprop", "LBFGS"]
@@ -34,11 +35,6 @@ def _f32(x) -> float:
 def _check(cond: bool, msg: str) -> None:
     if not cond:
         raise ValueError(msg)
-
-
-def _lerp(a: jt.Var, b: jt.Var, w: float) -> jt.Var:
-    """torch's ``a.lerp_(b, w)`` formula (two forms, picked by ``w``)."""
-    return a + w * (b - a) if w < 0.5 else b - (b - a) * (1 - w)
 
 
 class _Torchlike(Optimizer):
@@ -162,7 +158,7 @@ class Adamax(_Torchlike):
             state["exp_avg"] = jt.zeros_like(p).stop_grad()
             state["exp_inf"] = jt.zeros_like(p).stop_grad()
         m, u = state["exp_avg"], state["exp_inf"]
-        m.update(_lerp(m, g, 1 - b1))
+        m.update(lerp(m, g, 1 - b1))
         u.update(jt.maximum(u * b2, g.abs() + group["eps"]))
         clr = group["lr"] / (1 - b1 ** state["step"])
         p.update(p - clr * m / u)
@@ -209,7 +205,7 @@ class NAdam(_Torchlike):
         state["mu_product"] = _f32(state["mu_product"] * mu)
         mu_product = state["mu_product"]
         m, v = state["exp_avg"], state["exp_avg_sq"]
-        m.update(_lerp(m, g, 1 - b1))
+        m.update(lerp(m, g, 1 - b1))
         v.update(v * b2 + g * g * (1 - b2))
         denom = (v / bc2).sqrt() + group["eps"]
         mu_product_next = mu_product * mu_next
@@ -247,7 +243,7 @@ class RAdam(_Torchlike):
                 g = g + wd * p
         step = state["step"]
         m, v = state["exp_avg"], state["exp_avg_sq"]
-        m.update(_lerp(m, g, 1 - b1))
+        m.update(lerp(m, g, 1 - b1))
         v.update(v * b2 + g * g * (1 - b2))
         bc1 = 1 - b1 ** step
         bc2 = 1 - b2 ** step

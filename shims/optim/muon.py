@@ -15,7 +15,8 @@ from typing import Optional, Sequence
 
 import jittor as jt
 
-from .adafactor import _lerp32, _scalar
+from ..ops.pointwise import lerp
+from .adafactor import _scalar
 from .extra import _f32, _Torchlike
 
 __all__ = ["Muon"]
@@ -151,8 +152,8 @@ class Muon(_Torchlike):
         if "momentum_buffer" not in state:
             state["momentum_buffer"] = jt.zeros_like(g).stop_grad()
         buf = state["momentum_buffer"]
-        buf.update(_lerp32(buf, g, 1 - momentum))
-        update = _lerp32(g, buf, momentum) if group["nesterov"] else buf
+        buf.update(lerp(buf, g, 1 - momentum))
+        update = lerp(g, buf, momentum) if group["nesterov"] else buf
         update = _zeropower_via_newtonschulz(update, group["ns_coefficients"], group["ns_steps"], group["eps"])
         adjusted_lr = _adjust_lr(lr, group["adjust_lr_fn"], p.shape)
         p.update(p * (1 - lr * wd))

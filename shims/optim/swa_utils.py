@@ -26,7 +26,7 @@ import jittor as jt
 from ..autograd import _JT_BUFFERS
 from ..grad_mode import no_grad
 from ..nn.module import Module
-from .adafactor import _lerp32
+from ..ops.pointwise import lerp
 from .lr_scheduler import LRScheduler, _format_param
 
 __all__ = ["AveragedModel", "update_bn", "SWALR", "get_ema_multi_avg_fn", "get_swa_multi_avg_fn",
@@ -66,7 +66,7 @@ def get_ema_multi_avg_fn(decay: float = 0.999) -> Callable:
     def ema_update(ema_param_list, current_param_list, _) -> None:
         if _is_float(ema_param_list[0]):
             for p_ema, p_model in zip(ema_param_list, current_param_list):
-                _write(p_ema, _lerp32(p_ema.detach(), p_model.detach(), 1 - decay))
+                _write(p_ema, lerp(p_ema.detach(), p_model.detach(), 1 - decay))
         else:
             for p_ema, p_model in zip(ema_param_list, current_param_list):
                 _write(p_ema, p_ema.float32() * decay + p_model.float32() * (1 - decay))
@@ -84,7 +84,7 @@ def get_swa_multi_avg_fn() -> Callable:
             # a tensor count: torch's 1 / (n + 1) is a float32 division; an int: a Python one
             weight = float(np.float32(1) / np.float32(n + 1)) if isinstance(num_averaged, jt.Var) else 1 / (n + 1)
             for p_avg, p_model in zip(averaged_param_list, current_param_list):
-                _write(p_avg, _lerp32(p_avg.detach(), p_model.detach(), weight))
+                _write(p_avg, lerp(p_avg.detach(), p_model.detach(), weight))
         elif isinstance(num_averaged, jt.Var):
             raise RuntimeError(_ADDCDIV_INT)
         else:
