@@ -98,6 +98,11 @@ def _inplace(fn, name):
 _SHORT_FLOATS = ("float32", "float16", "bfloat16")
 
 
+def _sums_wide(x) -> bool:
+    """Whether a sum of ``x`` accumulates in float64 (:func:`float_sum`)."""
+    return str(x.dtype) in _SHORT_FLOATS and not jt.flags.use_cuda
+
+
 def float_sum(x, dims: Tuple[int, ...], keepdims: bool = False):
     """``x.sum(dims)`` with torch's accuracy for float32 (and narrower) inputs on the CPU.
 
@@ -106,13 +111,13 @@ def float_sum(x, dims: Tuple[int, ...], keepdims: bool = False):
     blocks), 10^6 terms 3,600x (measured, 2026-11-26), and MCCNet's losses turned that into its
     whole float32 gap to torch. Such sums accumulate in float64 here and round once at the end;
     CUDA reductions (a tree) are left as they are."""
-    if str(x.dtype) in _SHORT_FLOATS and not jt.flags.use_cuda:
+    if _sums_wide(x):
         return x.float64().sum(dims, keepdims=keepdims).cast(x.dtype)
     return x.sum(dims, keepdims=keepdims)
 
 
 def float_mean(x, dims: Tuple[int, ...], keepdims: bool = False):
     """``x.mean(dims)`` accumulated as :func:`float_sum` accumulates."""
-    if str(x.dtype) in _SHORT_FLOATS and not jt.flags.use_cuda:
+    if _sums_wide(x):
         return x.float64().mean(dims, keepdims=keepdims).cast(x.dtype)
     return x.mean(dims, keepdims=keepdims)

@@ -16,14 +16,9 @@ import numpy as np
 import jittor as jt
 
 from ..ops.pointwise import lerp
-from .extra import _f32, _Torchlike
+from .extra import _f32, _scalar, _Torchlike
 
 __all__ = ["Adafactor"]
-
-
-def _scalar(value) -> float:
-    """A Python float of ``value`` (torch accepts a 1-element tensor lr)."""
-    return float(value.item()) if isinstance(value, jt.Var) else value
 
 
 #: ``torch.finfo(dtype).eps`` (np.finfo warns in a process that flushes subnormals)

@@ -32,6 +32,11 @@ def _f32(x) -> float:
     return float(np.float32(x))
 
 
+def _scalar(value) -> float:
+    """A Python float of ``value`` (torch accepts a 1-element tensor lr)."""
+    return float(value.item()) if isinstance(value, jt.Var) else value
+
+
 def _check(cond: bool, msg: str) -> None:
     if not cond:
         raise ValueError(msg)

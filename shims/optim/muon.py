@@ -16,8 +16,7 @@ from typing import Optional, Sequence
 import jittor as jt
 
 from ..ops.pointwise import lerp
-from .adafactor import _scalar
-from .extra import _f32, _Torchlike
+from .extra import _f32, _scalar, _Torchlike
 
 __all__ = ["Muon"]
 
