@@ -96,7 +96,10 @@ def _mpirun(args, cwd, nprocs=2):
     cmd = [MPIRUN, "--oversubscribe", "-np", str(nprocs)]
     if os.geteuid() == 0:
         cmd.insert(1, "--allow-run-as-root")
-    env = dict(os.environ, PYTHONPATH=str(ROOT), OMP_NUM_THREADS="1")
+    # without PYTHONUNBUFFERED (make sets it): each rank's print(..., flush=True) is then one
+    # write, so mpirun cannot splice the two ranks' lines together ("seenseen 1 1 1 2 2")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    env.update(PYTHONPATH=str(ROOT), OMP_NUM_THREADS="1")
     proc = run_tracked([*cmd, sys.executable, *args], cwd, env, timeout=900)
     assert proc.returncode == 0, f"{' '.join(map(str, args))} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-6000:]}"
     return proc
