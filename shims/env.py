@@ -13,6 +13,10 @@ Jittor reads a few environment variables at import time.  Two of them decide whe
   ``jtport install-onednn`` puts one there from PyPI) and off otherwise; ``use_mkl`` set by
   the user wins either way.
 
+On a machine where Jittor will use CUDA, :func:`cuda_settings` adds what its CUDA build needs
+(``shims/cuda_extras.py``: a CUDA 13 toolkit its core cannot compile against, the libraries it
+would download at import, cuDNN it cannot load).
+
 This module must stay importable without Jittor (and without the rest of ``shims``): the
 Makefile runs it as a plain script (``python3 shims/env.py --exports``), the test
 configuration and ``shims/__init__`` call :func:`apply`, and ``jtport doctor``
@@ -153,13 +157,14 @@ def required_settings(environ: Mapping[str, str] = os.environ,
     are the fixed nvcc locations Jittor tries (tests pass their own).
     """
     settings: List[Setting] = []
-    if "nvcc_path" not in environ:
-        nvcc = find_nvcc(environ, nvcc_fallbacks)
-        if nvcc and not cuda_runtime_loadable(nvcc):
-            settings.append(Setting(
-                "nvcc_path", "",
-                f"nvcc is installed ({nvcc}) but no CUDA runtime/driver can be loaded; "
-                "Jittor would crash importing libcudart. Empty nvcc_path runs Jittor on the CPU."))
+    nvcc = find_nvcc(environ, nvcc_fallbacks)
+    if nvcc and "nvcc_path" not in environ and not cuda_runtime_loadable(nvcc):
+        settings.append(Setting(
+            "nvcc_path", "",
+            f"nvcc is installed ({nvcc}) but no CUDA runtime/driver can be loaded; "
+            "Jittor would crash importing libcudart. Empty nvcc_path runs Jittor on the CPU."))
+    elif nvcc:
+        settings += cuda_settings(nvcc, environ)
     if "use_mkl" not in environ:
         onednn = onednn_status(environ)
         if onednn.usable:
@@ -179,6 +184,43 @@ def required_settings(environ: Mapping[str, str] = os.environ,
             "Jittor names its compile cache after the git branch of the folder it is installed "
             "in; with a virtualenv inside your checkout every new branch would recompile Jittor's "
             "core (~2 minutes). One cache for all branches."))
+    return settings
+
+
+def cuda_settings(nvcc: str, environ: Mapping[str, str] = os.environ,
+                  jittor_dir: Optional[str] = None) -> List[Setting]:
+    """What a CUDA build of Jittor needs on this machine besides nvcc (``shims/cuda_extras.py``).
+
+    A toolkit Jittor's core cannot compile against turns CUDA off (``nvcc_path=""``, unless the
+    user set ``nvcc_path``); otherwise each library Jittor would download at import is turned off,
+    and ``conv_opt=1`` when cuDNN cannot be loaded.  Variables the user set are respected.
+    ``jittor_dir`` is the installed Jittor (tests pass their own).
+    """
+    extras = _sibling("cuda_extras")
+    jittor_dir = jittor_dir or extras.jittor_source_dir()
+    header = extras.cuda13_breakage(nvcc, jittor_dir)
+    if header is not None:
+        if "nvcc_path" in environ:
+            return []  # the user asked for this nvcc: doctor reports the breakage
+        return [Setting("nvcc_path", "",
+                        f"CUDA >= 13 ({nvcc}): Jittor 1.3.11's {header} reads cudaDeviceProp fields "
+                        "CUDA 13 removed, so its core would not compile. Empty nvcc_path runs Jittor on "
+                        f"the CPU. For the GPU: {extras.CUDA13_PATCH.format(path=header)}")]
+    settings = []
+    for d in extras.missing_downloads(jittor_cache_dir(environ), environ):
+        if d.setting not in environ:
+            settings.append(Setting(
+                d.setting, "0",
+                f"Jittor's CUDA build would download {d.folder} into "
+                f"{os.path.join(jittor_cache_dir(environ), d.folder)} on first import (fails offline); "
+                f"off: no {d.what}. {d.setting}=1 lets it download."))
+    cudnn = extras.cudnn_problem(nvcc)
+    if cudnn is not None and "conv_opt" not in environ:
+        settings.append(Setting(
+            "conv_opt", "1",
+            f"Jittor cannot load cuDNN ({cudnn}), and any CUDA library it cannot load stops its "
+            "import. conv_opt=1 loads only cublas and curand: convolutions run on Jittor's own CUDA "
+            "kernels; FFT and sparse ops are off. Install cuDNN 8's development files for cuDNN."))
     return settings
 
 

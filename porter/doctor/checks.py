@@ -12,8 +12,8 @@ from typing import List, Optional, Sequence, Tuple
 
 from .base import (JITTOR_ASSETS_HOST, JITTOR_ASSETS_URL, MSVC_CL, STATUSES, Check, CheckContext, Finding,
                    host_reachable, interpreter_info, jittor_import_info, jittor_utils_info, worst_status)
-from .cuda import (CUTLASS_ARCHIVE, JTCUDA_ARCHIVES, check_cuda_driver, check_cuda_runtime, check_cutlass,
-                   check_gpu)
+from .cuda import (CUTLASS_ARCHIVE, JTCUDA_ARCHIVES, check_cuda_build, check_cuda_driver, check_cuda_runtime,
+                   check_cutlass, check_gpu)
 from .data import DEAD_URLS, check_datasets
 from .jittor_env import (ONEDNN_ARCHIVES, check_jittor_cache, check_jittor_import, check_numpy, check_onednn,
                          check_torch)
@@ -26,7 +26,7 @@ __all__ = ["STATUSES", "Finding", "Check", "CheckContext", "CHECKS", "RUNTIME_CH
            "ONEDNN_ARCHIVES", "CUTLASS_ARCHIVE", "JTCUDA_ARCHIVES", "MSVC_CL", "DEAD_URLS",
            "JITTOR_ASSETS_HOST", "JITTOR_ASSETS_URL",
            "check_python", "check_compiler", "check_cuda_runtime", "check_gpu", "check_cuda_driver",
-           "check_onednn", "check_cutlass", "check_jittor_cache", "check_jittor_import",
+           "check_onednn", "check_cuda_build", "check_cutlass", "check_jittor_cache", "check_jittor_import",
            "check_numpy", "check_torch", "check_datasets", "check_runtime", "check_home", "check_mpi"]
 
 
@@ -64,6 +64,17 @@ CHECKS: Tuple[Check, ...] = (
           "`nvcc_path` at an older toolkit. With a driver but no nvcc at all, Jittor downloads a CUDA "
           "toolkit (`cuda12.2_cudnn8_linux.tgz`, ...) from cg.cs.tsinghua.edu.cn on first import, which "
           "fails offline: install a toolkit, or `nvcc_path=` for the CPU.", check_cuda_driver),
+    Check("cuda_build", "What Jittor's CUDA build needs beyond nvcc",
+          "Measured on an H200 with CUDA 13.0, offline: (1) Jittor 1.3.11's `extern/cuda/inc/helper_cuda.h` "
+          "reads `cudaDeviceProp.computeMode` and `.clockRate`, which CUDA 13 removed, so its core does not "
+          "compile; jtport then runs Jittor on the CPU (`nvcc_path=`), and doctor prints the one-line `sed` "
+          "that fixes the header (Jittor then built and ran on the GPU). (2) On first import the CUDA "
+          "build downloads cuTT, CUTLASS and, with MPI, NCCL; offline that fails, so jtport sets "
+          "`use_cutt=0`/`use_cutlass=0`/`use_nccl=0` for those not in `~/.cache/jittor`. (3) Any CUDA "
+          "library Jittor cannot load stops its import; it needs cuDNN 8's development files (cuDNN 9 has "
+          "none of the libraries it loads), so without them jtport sets `conv_opt=1` (cublas and curand "
+          "only: Jittor's own convolution kernels, no FFT or sparse ops). Variables you set win.",
+          check_cuda_build),
     Check("onednn", "oneDNN (use_mkl): torch's CPU speed",
           "With oneDNN, Jittor runs CPU convolutions and matmuls at about torch's speed; without it "
           "(`use_mkl=0`) on its own kernels, 10-100x slower (`bench/bench_micro.py`). Jittor downloads "

@@ -1,4 +1,5 @@
-"""CUDA: nvcc and its runtime, the GPU and its driver, and the cutlass download CUDA builds use."""
+"""CUDA: nvcc and its runtime, the GPU and its driver, what a CUDA build of Jittor needs beyond them
+(a toolkit its core compiles against, no download at import, cuDNN), and the cutlass archive."""
 from __future__ import annotations
 
 import glob
@@ -67,7 +68,7 @@ def check_cuda_runtime(ctx: CheckContext) -> Finding:
         return Finding("cuda_runtime", "ok", "no nvcc found: Jittor runs on the CPU")
     setting = next((s for s in ctx.settings() if s.name == "nvcc_path"), None)
     lib = _env.cuda_runtime_candidates(nvcc)[0]
-    if setting is not None:
+    if setting is not None and not _env.cuda_runtime_loadable(nvcc):
         return Finding("cuda_runtime", "warning", f"{setting.reason} (Jittor loads {lib})",
                        "jtport sets nvcc_path= for you (make, pytest, `import shims`); running Jittor "
                        "yourself: export nvcc_path= ; for the GPU, install the CUDA runtime at that "
@@ -172,3 +173,45 @@ def check_cutlass(ctx: CheckContext) -> Finding:
     if os.path.isfile(os.path.join(unpacked, "include", "cutlass", "cutlass.h")):
         return Finding("cutlass", "ok", f"cutlass unpacked in {unpacked}")
     return Finding("cutlass", "ok", "no cutlass download in Jittor's cache (only CUDA builds fetch it)")
+
+
+def check_cuda_build(ctx: CheckContext) -> Finding:
+    """What Jittor's CUDA build needs beyond nvcc and its runtime (``shims/cuda_extras.py``): a
+    toolkit its core compiles against (not CUDA 13 unpatched), no library download at import,
+    cuDNN it can load.  jtport's settings for them (``shims.env.cuda_settings``) are shown."""
+    nvcc = _env.find_nvcc(ctx.environ, ctx.nvcc_fallbacks)
+    if nvcc is None or (not ctx.environ.get("nvcc_path") and not _env.cuda_runtime_loadable(nvcc)):
+        return Finding("cuda_build", "ok", "Jittor runs on the CPU here: no CUDA build")
+    extras = _env._sibling("cuda_extras")
+    header = extras.cuda13_breakage(nvcc, extras.jittor_source_dir())
+    if header is not None:
+        patch = extras.CUDA13_PATCH.format(path=header)
+        if ctx.environ.get("nvcc_path"):
+            return Finding("cuda_build", "problem",
+                           f"nvcc_path={nvcc} is CUDA >= 13, and Jittor 1.3.11's {header} reads cudaDeviceProp "
+                           "fields CUDA 13 removed: import jittor fails compiling its core",
+                           f"{patch} (measured: Jittor then builds and runs on CUDA 13.0), or point nvcc_path "
+                           "at a CUDA <= 12 toolkit, or nvcc_path= (empty) for the CPU", details={"header": header})
+        return Finding("cuda_build", "warning",
+                       f"{nvcc} is CUDA >= 13, which Jittor 1.3.11's {header} does not compile against: "
+                       "jtport sets nvcc_path= so Jittor runs on the CPU",
+                       f"for the GPU: {patch} (measured: Jittor then builds and runs on CUDA 13.0)",
+                       details={"header": header})
+    names = [d.setting for d in extras.DOWNLOADS] + ["conv_opt"]
+    own = [s for s in ctx.settings() if s.name in names]
+    forced = [d for d in extras.missing_downloads(ctx.cache_dir(), ctx.environ)
+              if ctx.environ.get(d.setting, "1") == "1"]
+    if forced and not own:
+        return Finding("cuda_build", "problem",
+                       "Jittor's CUDA build will download " + ", ".join(d.folder for d in forced)
+                       + f" into {ctx.cache_dir()} on first import (" + ", ".join(f"{d.setting}=1" for d in forced)
+                       + " set by you); offline, the import fails",
+                       "put the archives in that folder, or unset those variables (jtport then turns them off)")
+    if own:
+        return Finding("cuda_build", "warning",
+                       "jtport's settings for Jittor's CUDA build: "
+                       + "; ".join(f"{s.name}={s.value} ({s.reason})" for s in own),
+                       "nothing to do for Jittor to import; to get those libraries, put their archives in "
+                       f"{ctx.cache_dir()} (or set the variable to 1 where online), install cuDNN 8's "
+                       "development files for conv_opt", details={s.name: s.value for s in own})
+    return Finding("cuda_build", "ok", "Jittor's CUDA build finds its libraries: nothing to download, cuDNN loads")
