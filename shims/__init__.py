@@ -19,6 +19,8 @@ from . import indexing  # noqa: E402,F401  (range indices; Jittor's short-index 
 from . import ops, nn, distributed, optim, data, checkpoint, memory, profiler, cpp_extension, runtime  # noqa: E402,F401
 from . import accelerator, sparse, tensorboard  # noqa: E402,F401  (torch.accelerator; dense sparse; SummaryWriter)
 from . import amp  # noqa: E402,F401  (GradScaler/autocast as torch runs them without CUDA)
+from . import random_torch  # noqa: E402  (torch's CPU random stream: samplers, transforms)
+from .random_torch import Generator, manual_seed  # noqa: E402
 from . import vision  # noqa: E402,F401  (torchvision semantics: Resize, save_image)
 from .ops import *  # noqa: E402,F401,F403
 from .checkpoint import *  # noqa: E402,F401,F403
@@ -33,4 +35,4 @@ install_var_getattr(jt.Var)  # x.grad_fn (marked): UnportedError naming the line
 # "env": the submodule, bound in this namespace by ``from . import env as _env`` above
 __all__ = ["jt", "autograd", "ops", "nn", "distributed", "optim", "data", "checkpoint", "memory", "env", "vision",  # noqa: F405
            *ops.__all__, *checkpoint.__all__, *memory.__all__, "unported", "UnportedError", "namespace",
-           *grad_mode.__all__]
+           *grad_mode.__all__, "random_torch", "Generator", "manual_seed"]

@@ -25,7 +25,8 @@ import jittor as jt
 
 from .dataset import (IterableDataset, WorkerInfo, _set_worker_info, default_collate,
                       default_convert)
-from .sampler import BatchSampler, RandomSampler, SequentialSampler, make_rng
+from .. import random_torch
+from .sampler import BatchSampler, RandomSampler, SequentialSampler, _torch_stream, make_rng
 
 __all__ = ["DataLoader", "WorkerError"]
 
@@ -117,11 +118,20 @@ class _Fetcher:
         return self.collate_fn(items)
 
 
+def _base_seed(generator) -> int:
+    """The seed an iterator draws when it starts, as torch's does (one int64 ``random_()`` of the
+    loader's generator, the global stream when None; numpy's for a numpy Generator or int)."""
+    if _torch_stream(generator):
+        return random_torch.random_int64(generator)
+    return int(make_rng(generator).integers(0, 2 ** 62))
+
+
 def _worker_loop(fetch_args, index_q, result_q, worker_id, num_workers, seed, init_fn):
     """Body of a worker process: seed, run ``worker_init_fn``, then serve tasks until None."""
     try:
         _set_worker_info(WorkerInfo(worker_id, num_workers, seed, fetch_args[0]))
         random.seed(seed)
+        random_torch.default_generator.manual_seed(seed)  # torch seeds its stream so in workers
         np.random.seed(seed % 2 ** 32)
         if init_fn is not None:
             init_fn(worker_id)
@@ -152,12 +162,11 @@ def _worker_loop(fetch_args, index_q, result_q, worker_id, num_workers, seed, in
 class _WorkerPool:
     """The worker processes of one DataLoader (kept across epochs when persistent)."""
 
-    def __init__(self, loader: "DataLoader"):
+    def __init__(self, loader: "DataLoader", base_seed: int):
         ctx = mp.get_context(loader.multiprocessing_context or "fork")
         self.num_workers = loader.num_workers
         self.result_q = ctx.Queue()
         self.index_qs, self.procs = [], []
-        base_seed = int(make_rng(loader.generator).integers(0, 2 ** 62))
         fetch_args = (loader.dataset, loader._iterable, loader._auto_collation, loader.collate_fn,
                       loader.batch_size, loader.drop_last)
         for w in range(self.num_workers):
@@ -212,6 +221,7 @@ class _WorkerPool:
 class _SingleProcessIter:
     def __init__(self, loader: "DataLoader"):
         self.loader = loader
+        self.base_seed = _base_seed(loader.generator)
         self.fetcher = _Fetcher(loader.dataset, loader._iterable, loader._auto_collation,
                                 loader.collate_fn, loader.batch_size, loader.drop_last)
         self.tasks = None if loader._iterable else iter(loader._index_sampler)
@@ -231,11 +241,11 @@ class _MultiProcessIter:
     def __init__(self, loader: "DataLoader"):
         self.loader = loader
         if loader.persistent_workers:
-            if loader._pool is None:
-                loader._pool = _WorkerPool(loader)
+            if loader._pool is None:  # torch draws the seed once for persistent workers
+                loader._pool = _WorkerPool(loader, _base_seed(loader.generator))
             self.pool = loader._pool
         else:
-            self.pool = _WorkerPool(loader)
+            self.pool = _WorkerPool(loader, _base_seed(loader.generator))
         self.epoch = self.pool.new_epoch()
         self.tasks = None if loader._iterable else iter(loader._index_sampler)
         self.active = [True] * self.pool.num_workers
@@ -328,14 +338,17 @@ class _MultiProcessIter:
 class DataLoader:
     """``torch.utils.data.DataLoader`` over any map-style or iterable dataset, yielding Vars.
 
-    Torch behaviour reproduced: ``shuffle`` → :class:`RandomSampler` (numpy stream; pass
-    ``generator`` = a numpy Generator or int seed for a reproducible order) else
-    :class:`SequentialSampler`; ``batch_size``/``drop_last`` → :class:`BatchSampler`;
+    Torch behaviour reproduced: ``shuffle`` → :class:`RandomSampler` (torch's order from torch's
+    stream for ``generator`` None or a torch Generator, :mod:`shims.random_torch`; a numpy
+    Generator or int seed draws from numpy) else :class:`SequentialSampler`; each iterator
+    draws its base seed first, from the same stream, as torch's does;
+    ``batch_size``/``drop_last`` → :class:`BatchSampler`;
     ``batch_sampler`` replaces all three; ``batch_size=None`` yields single samples through
     ``default_convert``; ``collate_fn`` defaults to :func:`default_collate`; the argument checks
     and their errors follow torch.  ``len()`` is the number of batches.  ``pin_memory`` is accepted
     and has no effect (Jittor manages device memory).  Workers (``num_workers > 0``) are real
-    processes (``fork``), seeded with ``base_seed + worker_id`` (numpy and ``random``).
+    processes (``fork``), seeded with ``base_seed + worker_id`` (torch's stream, numpy and
+    ``random``), so transforms drawing from torch's stream draw in a worker as in torch's.
     """
 
     def __init__(self, dataset, batch_size: Optional[int] = 1, shuffle: Optional[bool] = None,

@@ -1,9 +1,13 @@
 """torch's samplers: index streams for a map-style dataset.
 
-Random samplers draw from numpy (``generator`` = a ``numpy.random.Generator``, an int seed, or
-None for numpy's global stream), so orders are reproducible but not torch's stream.
-``DistributedSampler`` seeds its own generator (``seed + epoch``), so its order is torch's
-exactly: :func:`torch_randperm` replays ``torch.randperm`` on a seeded CPU generator.
+``RandomSampler`` and ``SubsetRandomSampler`` draw as torch's do, from torch's own CPU stream
+(:mod:`shims.random_torch`): with ``generator=None`` from the global stream that
+``torch.manual_seed`` (converted: ``shims.manual_seed``) seeds, or from a ``torch.Generator``
+(converted: ``shims.Generator``), so a seeded program gets torch's order exactly (see that
+module for when the global stream stays in step with torch's).  A ``numpy.random.Generator`` or
+an int seed is accepted too and draws from numpy (reproducible, not torch's order), as is
+``WeightedRandomSampler`` always (torch draws it with ``multinomial``).  ``DistributedSampler``
+seeds its own generator (``seed + epoch``), so its order is torch's exactly.
 """
 from __future__ import annotations
 
@@ -12,22 +16,32 @@ from typing import Iterator, List, Optional, Sequence
 
 import numpy as np
 
+from .. import random_torch
+
 __all__ = ["Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler",
            "WeightedRandomSampler", "BatchSampler", "DistributedSampler", "make_rng",
            "torch_randperm"]
 
 
+def _torch_stream(generator) -> bool:
+    """Whether ``generator`` means torch's stream (None: the global one, or a torch Generator)."""
+    return generator is None or isinstance(generator, random_torch.Generator)
+
+
 def make_rng(generator) -> np.random.Generator:
-    """A numpy Generator from ``generator`` (Generator, int seed, or None → fresh from numpy's
-    global stream, so ``np.random.seed`` makes it reproducible like ``torch.manual_seed``)."""
+    """A numpy Generator from ``generator`` (Generator, int seed, a torch-style
+    :class:`shims.random_torch.Generator` (one seed drawn from it), or None → fresh from numpy's
+    global stream, so ``np.random.seed`` makes it reproducible)."""
     if isinstance(generator, np.random.Generator):
         return generator
     if generator is None:
         return np.random.default_rng(np.random.randint(0, 2 ** 31 - 1))
+    if isinstance(generator, random_torch.Generator):
+        return np.random.default_rng(random_torch.random_int64(generator))
     if isinstance(generator, (int, np.integer)):
         return np.random.default_rng(int(generator))
-    raise TypeError(f"generator must be a numpy.random.Generator, an int seed or None, "
-                    f"got {type(generator).__name__}")
+    raise TypeError(f"generator must be a torch Generator, a numpy.random.Generator, an int seed "
+                    f"or None, got {type(generator).__name__}")
 
 
 class Sampler:
@@ -66,7 +80,8 @@ class SequentialSampler(Sampler):
 
 class RandomSampler(Sampler):
     """``torch.utils.data.RandomSampler(data_source, replacement=False, num_samples=None,
-    generator=None)``: a fresh permutation each epoch (in chunks of n when ``num_samples`` > n)."""
+    generator=None)``: a fresh permutation each epoch (in chunks of n when ``num_samples`` > n),
+    torch's own order for ``generator`` None or a torch Generator."""
 
     def __init__(self, data_source, replacement: bool = False, num_samples: Optional[int] = None,
                  generator=None):
@@ -81,7 +96,11 @@ class RandomSampler(Sampler):
         return len(self.data_source) if self._num_samples is None else self._num_samples
 
     def __iter__(self):
-        rng, n = self._epoch_rng(), len(self.data_source)
+        n = len(self.data_source)
+        if _torch_stream(self.generator):
+            yield from self._torch_order(n)
+            return
+        rng = self._epoch_rng()
         if self.replacement:
             yield from (int(i) for i in rng.integers(0, n, size=self.num_samples))
             return
@@ -89,19 +108,40 @@ class RandomSampler(Sampler):
             yield from (int(i) for i in rng.permutation(n))
         yield from (int(i) for i in rng.permutation(n)[: self.num_samples % n])
 
+    def _torch_order(self, n: int):
+        """torch's draws: with no generator a seed from the global stream for a fresh one; 32
+        indices per ``randint`` with replacement; else whole ``randperm``s (the last one cut,
+        drawn even when nothing of it is used, as torch draws it)."""
+        gen = self.generator
+        if gen is None:
+            gen = random_torch.Generator().manual_seed(random_torch.random_int64())
+        if self.replacement:
+            for _ in range(self.num_samples // 32):
+                yield from random_torch.randint(0, n, 32, gen).tolist()
+            yield from random_torch.randint(0, n, self.num_samples % 32, gen).tolist()
+            return
+        for _ in range(self.num_samples // n):
+            yield from random_torch.randperm(n, gen)
+        yield from random_torch.randperm(n, gen)[: self.num_samples % n]
+
     def __len__(self):
         return self.num_samples
 
 
 class SubsetRandomSampler(Sampler):
-    """``torch.utils.data.SubsetRandomSampler(indices, generator=None)``: a permutation of ``indices``."""
+    """``torch.utils.data.SubsetRandomSampler(indices, generator=None)``: a permutation of
+    ``indices``, torch's own (``randperm`` of the generator, the global stream when None)."""
 
     def __init__(self, indices: Sequence[int], generator=None):
         self.indices, self.generator = list(indices), generator
         self._rng = None
 
     def __iter__(self):
-        for i in self._epoch_rng().permutation(len(self.indices)):
+        if _torch_stream(self.generator):
+            order = random_torch.randperm(len(self.indices), self.generator)
+        else:
+            order = self._epoch_rng().permutation(len(self.indices))
+        for i in order:
             yield self.indices[int(i)]
 
     def __len__(self):
@@ -160,20 +200,9 @@ class BatchSampler(Sampler):
 
 
 def torch_randperm(n: int, seed: int) -> List[int]:
-    """``torch.randperm(n, generator=torch.Generator().manual_seed(seed))``, exactly.
-
-    torch's CPU generator is a 32-bit Mersenne Twister seeded like numpy's legacy
-    ``RandomState(seed)``; ``randperm`` swaps ``r[i]`` with ``r[i + draw % (n - i)]`` for each
-    ``i`` in turn (for n below 2**32 / 20; larger n are not supported here)."""
-    if n >= (2 ** 32 - 1) // 20:
-        raise ValueError(f"torch_randperm: n={n} is beyond the range torch draws with 32 bits")
-    draws = np.random.RandomState(seed & 0xFFFFFFFF).randint(0, 2 ** 32, size=max(n - 1, 0),
-                                                             dtype=np.uint64)
-    r = list(range(n))
-    for i in range(n - 1):
-        z = i + int(draws[i]) % (n - i)
-        r[i], r[z] = r[z], r[i]
-    return r
+    """``torch.randperm(n, generator=torch.Generator().manual_seed(seed))``, exactly
+    (:func:`shims.random_torch.randperm` on a fresh generator)."""
+    return random_torch.randperm(n, random_torch.Generator().manual_seed(seed))
 
 
 class DistributedSampler(Sampler):
