@@ -1,11 +1,16 @@
-"""Seeds: ``torch.manual_seed(s)`` and ``torch.cuda.manual_seed(_all)(s)`` -> ``jt.set_global_seed(s)``.
+"""Seeds: ``torch.manual_seed(s)`` -> ``shims.manual_seed(s)``, ``torch.cuda.manual_seed(_all)(s)``
+-> ``jt.set_global_seed(s)``.
 
-``jt.set_global_seed`` seeds Jittor, numpy and ``random`` (importing Jittor reseeds numpy and
-``random`` from the clock, so code that relied on a numpy seed set before importing torch keeps
-a seeded numpy).  Where the same block seeds numpy or ``random`` itself *before* the torch seed,
-``jt.set_seed`` (Jittor only) is used instead so the user's numpy/random seed is not replaced.
+``shims.manual_seed`` seeds torch's own CPU stream (:mod:`shims.random_torch`, which the
+samplers, ``DataLoader(shuffle=True)`` and torchvision's random transforms draw from, so their
+orders and parameters are torch's) and, with ``jt.set_global_seed``, Jittor, numpy and
+``random`` (importing Jittor reseeds numpy and ``random`` from the clock, so code that relied on
+a numpy seed set before importing torch keeps a seeded numpy).  Where the same block seeds
+numpy or ``random`` itself *before* the torch seed, ``shims.manual_seed(s, numpy=False)``
+(``jt.set_seed``: Jittor only) is used instead so the user's numpy/random seed is not replaced.
 A CUDA seed call next to a ``torch.manual_seed`` of the same block is removed (Jittor has one
-generator for both devices); alone, it becomes the seed call too.
+generator for both devices); alone, it becomes ``jt.set_global_seed`` (torch's CUDA seed does
+not touch its CPU stream either).
 """
 from __future__ import annotations
 
@@ -31,7 +36,7 @@ class SeedRule(BlockRule, Rule):
 
     def __init__(self, ctx):
         super().__init__(ctx)
-        self.targets = {}                     # seed Call -> jittor target
+        self.targets = {}                     # seed Call -> (target, numpy seeded by the user)
 
     def plan(self, body) -> None:
         other_seeded = False
@@ -48,12 +53,23 @@ class SeedRule(BlockRule, Rule):
                 self.remove(stmt)
                 self.ctx.handled(stmt)
                 self.ctx.note(f"{q} removed: Jittor's seed covers every device")
-            elif q in _SEED + _CUDA_SEED:
-                self.targets[call] = "jittor.set_seed" if other_seeded else "jittor.set_global_seed"
+            elif q in _SEED:
+                self.targets[call] = ("shims.manual_seed", other_seeded)
+            elif q in _CUDA_SEED:
+                self.targets[call] = ("jittor.set_global_seed", False)
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
-        target = self.targets.get(original)
-        if target is None:
+        planned = self.targets.get(original)
+        if planned is None:
             return updated
+        target, keep_numpy = planned
         self.ctx.handled(original.func)
-        return updated.with_changes(func=self.ctx.spell(target))
+        updated = updated.with_changes(func=self.ctx.spell(target))
+        if keep_numpy:
+            args = list(updated.args)
+            if args:
+                args[-1] = args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+            args.append(cst.Arg(cst.Name("False"), keyword=cst.Name("numpy"),
+                                equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))))
+            updated = updated.with_changes(args=args)
+        return updated

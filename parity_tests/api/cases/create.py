@@ -63,6 +63,16 @@ CASES = [
     case(A, "torch.bernoulli", "out = torch.bernoulli(torch.full((200, 100), 0.3))", **STATS),
     case(A, "torch.multinomial", "out = torch.multinomial(p, 2).shape", {"p": "u01[3,5]"}, grad=False),
     case(A, "torch.manual_seed", "torch.manual_seed(3)\nout = torch.zeros(1)"),
+    # torch's own CPU stream (shims.random_torch): the same seed gives torch's sampler order
+    case(A, "torch.manual_seed", "torch.manual_seed(3)\nout = torch.tensor(list(torch.utils.data.RandomSampler("
+         "range(12), num_samples=30)))", variant="sampler_order", grad=False),
+    case(A, "torch.Generator", "g = torch.Generator()\ng.manual_seed(7)\n"
+         "dl = torch.utils.data.DataLoader(list(range(11)), batch_size=4, shuffle=True, generator=g)\n"
+         "out = torch.tensor([i for _ in range(2) for b in dl for i in b.tolist()] + [g.initial_seed()])",
+         grad=False),
+    case(A, "torch.Generator", "g = torch.Generator().manual_seed(2 ** 40 + 9)\n"
+         "out = torch.tensor(list(torch.utils.data.SubsetRandomSampler(list(range(5, 25)), generator=g)))",
+         variant="subset_sampler", grad=False),
     case(A, "torch.Tensor.normal_", "y = torch.zeros(200, 100)\ny.normal_(1.0, 2.0)\nout = y", **dict(STATS, atol=0.1)),
     case(A, "torch.Tensor.uniform_", "y = torch.zeros(200, 100)\ny.uniform_(-1.0, 1.0)\nout = y", **STATS),
     case(A, "torch.Tensor.random_", "y = torch.zeros(3)\ny.random_(0, 5)\nout = y.shape", grad=False),
