@@ -5,6 +5,7 @@ on int64 (how samplers and loaders draw seeds), ``rand`` and ``uniform_`` in flo
 float64, ``randint`` on both sides of torch's switch to 64-bit draws, ``randperm``, the
 interleaved draws of torchvision's transforms, a ``torch.Generator``, ``RandomSampler``
 (permutations, ``num_samples`` beyond and at multiples of ``n``, replacement),
+``normal_`` (exact below 16 values, to float32 rounding from 16 on),
 ``SubsetRandomSampler`` and ``DataLoader(shuffle=True)`` with and without a generator over
 several epochs, and a loader whose samples draw from the global stream, in the main process
 and in workers (persistent or not).  Every integer and float must be equal, not close; each
@@ -56,6 +57,9 @@ def _primitives(seed):
     for n in cases.PERM_SIZES:
         rt.manual_seed(seed)
         out[f"randperm/{seed}/{n}"] = np.array(rt.randperm(n), np.int64)
+    for n in cases.NORMAL_SIZES:
+        rt.manual_seed(seed)
+        out[f"normal/{seed}/{n}"] = np.concatenate([rt.normal(n), rt.normal(3), rt.rand(1)])
     rt.manual_seed(seed)
     mixed = []
     for _ in range(20):
@@ -75,6 +79,14 @@ def test_draws_equal_torch(ref, seed):
     for k, v in got.items():
         want = ref[k]
         assert v.dtype.kind == want.dtype.kind or k.startswith(("mixed", "gen")), k
+        if k.startswith("normal/") and int(k.split("/")[-1]) >= 16:
+            # torch's float32 Box-Muller over blocks of 16 rounds log/sin/cos its own way: the
+            # values agree to float32 rounding (measured: 1.6e-6 at most), the draws exactly
+            # (the next calls, a cached float64 pair and a rand, are compared exactly)
+            n = int(k.split("/")[-1])
+            np.testing.assert_allclose(v[:n], want[:n], rtol=0, atol=4e-6, err_msg=k)
+            np.testing.assert_array_equal(v[n:], want[n:], err_msg=k)
+            continue
         np.testing.assert_array_equal(v, want, err_msg=k)
 
 

@@ -13,7 +13,12 @@ draws below consume it as torch's CPU kernels do, so the same seed gives the sam
 * :func:`randint` — ``torch.randint(low, high, size)``: ``draw % (high - low) + low``, the draw
   64-bit when the range reaches 2**28 (torch's public wheels; measured on 2.15);
 * :func:`randperm` — ``torch.randperm(n)``: for each ``i`` swap ``r[i]`` with
-  ``r[i + draw % (n - i)]``.
+  ``r[i + draw % (n - i)]``;
+* :func:`normal` — ``torch.empty(shape).normal_()`` in float32: the draws torch makes (16 or
+  more values: one float32 uniform each, 16 more when the size is not a multiple of 16, paired
+  by Box-Muller within blocks of 16; fewer: two float64 uniforms per pair, the second value
+  cached in the generator).  Below 16 values the numbers are torch's exactly; from 16 on they
+  agree to float32 rounding (torch's vectorised log/sin/cos round differently per CPU).
 
 :data:`default_generator` stands for torch's global generator; :func:`manual_seed` seeds it
 (``shims.manual_seed``, what converted ``torch.manual_seed`` calls, seeds it too).  The shims
@@ -29,13 +34,14 @@ Scripts that need torch's orders and augmentations seed right before iterating t
 """
 from __future__ import annotations
 
+import math
 import os
 from typing import List, Optional, Sequence, Union
 
 import numpy as np
 
 __all__ = ["Generator", "default_generator", "manual_seed", "initial_seed", "random_int64", "rand",
-           "uniform", "randint", "randperm", "DEFAULT_SEED"]
+           "uniform", "randint", "randperm", "normal", "DEFAULT_SEED"]
 
 #: the seed of torch's default CPU generator before any ``manual_seed``
 DEFAULT_SEED = 67280421310721
@@ -78,6 +84,7 @@ class Generator:
     def manual_seed(self, seed) -> "Generator":
         """Reset the stream to ``seed`` (torch keeps the full 64-bit seed, the twister its low 32)."""
         self._seed = _as_seed(seed)
+        self._normal_cache = None  # torch keeps the second Box-Muller value of a float64 pair
         self._bits.state = {"bit_generator": "MT19937",
                             "state": {"key": _mt_key(self._seed & 0xFFFFFFFF), "pos": _N}}
         return self
@@ -95,17 +102,20 @@ class Generator:
     def get_state(self) -> np.ndarray:
         """The stream's position: 624 state words, the index into them and the seed, as bytes."""
         st = self._bits.state["state"]
-        head = np.array([st["pos"], self._seed & 0xFFFFFFFF, self._seed >> 32], dtype=np.uint32)
+        cache = np.array([0.0 if self._normal_cache is None else self._normal_cache]).view(np.uint32)
+        head = np.array([st["pos"], self._seed & 0xFFFFFFFF, self._seed >> 32,
+                         self._normal_cache is not None, *cache], dtype=np.uint32)
         return np.concatenate([np.asarray(st["key"], np.uint32), head]).view(np.uint8).copy()
 
     def set_state(self, state) -> "Generator":
         """Restore a :meth:`get_state` result."""
         words = np.asarray(state, dtype=np.uint8).view(np.uint32)
-        if words.size != _N + 3:
+        if words.size != _N + 6:
             raise RuntimeError("Generator.set_state: not a state from shims' Generator.get_state")
         self._bits.state = {"bit_generator": "MT19937",
                             "state": {"key": words[:_N].copy(), "pos": int(words[_N])}}
         self._seed = int(words[_N + 1]) | (int(words[_N + 2]) << 32)
+        self._normal_cache = float(words[_N + 4:].copy().view(np.float64)[0]) if words[_N + 3] else None
         return self
 
     def raw32(self, n: int) -> np.ndarray:
@@ -259,3 +269,34 @@ def randperm(n: int, generator: Optional[Generator] = None) -> List[int]:
     for i, z in enumerate(targets):
         r[i], r[z] = r[z], r[i]
     return r
+
+
+def normal(size: Union[int, Sequence[int]], generator: Optional[Generator] = None) -> np.ndarray:
+    """``torch.empty(size).normal_(generator=generator)`` (float32, mean 0, std 1) as numpy."""
+    n, shape = _count(size), ((size,) if isinstance(size, (int, np.integer)) else tuple(size))
+    g = _gen(generator)
+    if n < 16:
+        out = np.empty(n, np.float64)
+        for k in range(n):
+            if g._normal_cache is not None:
+                out[k], g._normal_cache = g._normal_cache, None
+                continue
+            u1, u2 = (g.raw64(2) & np.uint64((1 << 53) - 1)).astype(np.float64) * (2.0 ** -53)
+            radius = math.sqrt(-2.0 * math.log1p(-u2))
+            theta = 2.0 * math.pi * u1
+            g._normal_cache = radius * math.sin(theta)
+            out[k] = radius * math.cos(theta)
+        return out.astype(np.float32).reshape(shape)
+    whole = n - n % 16
+    out = _box_muller16(rand(n, g)[:whole])
+    if n % 16:  # torch draws 16 more uniforms and overwrites the last 16 values with them
+        out = np.concatenate([out[:n - 16], _box_muller16(rand(16, g))])
+    return out.reshape(shape)
+
+
+def _box_muller16(values: np.ndarray) -> np.ndarray:
+    """torch's pass over blocks of 16 uniforms: value j and j + 8 of a block become a pair."""
+    blocks = values.reshape(-1, 16).astype(np.float64)
+    radius = np.sqrt(-2.0 * np.log(1.0 - blocks[:, :8]))
+    theta = (2.0 * math.pi * blocks[:, 8:]).astype(np.float32).astype(np.float64)
+    return np.concatenate([radius * np.cos(theta), radius * np.sin(theta)], axis=1).astype(np.float32).reshape(-1)

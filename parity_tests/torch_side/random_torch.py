@@ -32,6 +32,10 @@ def primitives(seed, out):
     for n in cases.PERM_SIZES:
         torch.manual_seed(seed)
         out[f"randperm/{seed}/{n}"] = torch.randperm(n).numpy()
+    for n in cases.NORMAL_SIZES:
+        torch.manual_seed(seed)
+        values = [torch.empty(n).normal_().numpy(), torch.empty(3).normal_().numpy()]
+        out[f"normal/{seed}/{n}"] = np.concatenate(values + [torch.rand(1).numpy()])
     torch.manual_seed(seed)  # interleaved, as torchvision's transforms draw
     mixed = []
     for _ in range(20):

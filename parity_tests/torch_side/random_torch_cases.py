@@ -15,6 +15,8 @@ RANDINT = [(0, 5), (3, 17), (-4, 100), (0, 2 ** 28 - 1), (0, 2 ** 28), (-2 ** 27
 UNIFORM = [(0.0, 1.0), (0.6, 1.4), (-0.1, 0.1), (0.08, 1.0), (-30.0, 45.0),
            (math.log(3 / 4), math.log(4 / 3)), (-1.7, 1.7), (0.1, 2.0), (-2.3, 1e-3)]
 PERM_SIZES = [0, 1, 2, 5, 33, 1000]
+#: normal_ sizes: below 16 (float64 pairs, one value cached), 16 and over (float32 blocks of 16)
+NORMAL_SIZES = [1, 3, 15, 16, 17, 40, 1000]
 N_FLOAT = 4000      # floats per uniform draw (each uniform_ case rounds thousands of values)
 N_INT = 50
 EPOCHS = 3

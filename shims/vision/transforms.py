@@ -3,9 +3,22 @@
 Each class is torchvision's: ``ToTensor`` gives a float32 CHW Var in [0, 1] (Jittor's gives a
 numpy array), ``Resize(int)`` matches the smaller edge (Jittor's makes a square),
 ``CenterCrop`` uses torchvision's offsets and pads when the crop is larger than the image
-(Jittor's returns the image unchanged).  Random transforms draw from Python's ``random``
-module (seed it with ``random.seed``); where torchvision has a ``get_params`` staticmethod,
+(Jittor's returns the image unchanged).  Where torchvision has a ``get_params`` staticmethod,
 so does the shim, and the transform applies exactly what it returns.
+
+Random transforms draw what torchvision 0.29 draws, from torch's global CPU stream replayed by
+:mod:`shims.random_torch` (seeded by ``torch.manual_seed``, converted ``shims.manual_seed``):
+``torch.rand(1)`` for each probability (compared with ``p`` in float32 where torchvision
+compares the tensor, in float64 where it compares ``.item()``), ``torch.randint`` for crop
+offsets, ``uniform_`` for angles, scales, shears, translations, sigmas and colour factors,
+``randperm(4)`` for ``ColorJitter``'s order.  So the same seed picks the same parameters as
+torchvision, as long as the stream is consumed as in torch (see :mod:`shims.random_torch`).
+``RandomOrder`` and ``RandomChoice`` draw from Python's ``random``, as torchvision's do.
+Two residues: ``RandomResizedCrop``/``RandomErasing`` take the log and exp of their aspect
+ratios in float32 rounded from float64, where torch's vectorised float32 ``log``/``exp`` may
+differ by one ulp (a box differs only when a side's square root falls within ~1e-7 of a
+half-integer); ``RandomErasing(value='random')`` consumes the stream as torch's ``normal_``
+does, its noise values agree to float32 rounding of the log/sin/cos (not bit for bit).
 """
 from __future__ import annotations
 
@@ -15,6 +28,7 @@ import random
 
 import numpy as np
 
+from .. import random_torch as _rt
 from . import functional as F
 from .functional import InterpolationMode
 
@@ -27,6 +41,34 @@ __all__ = [
     "RandomPosterize", "RandomSolarize", "RandomAdjustSharpness", "GaussianBlur", "ConvertImageDtype", "functional",
 ]
 functional = F
+
+
+def _chance(p) -> bool:
+    """``torch.rand(1) < p``: the tensor comparison rounds ``p`` to float32."""
+    return bool(_rt.rand(1)[0] < np.float32(p))
+
+
+def _chance_item(p) -> bool:
+    """``torch.rand(1).item() < p``: compared as Python floats."""
+    return float(_rt.rand(1)[0]) < p
+
+
+def _uniform(low, high) -> float:
+    """``torch.empty(1).uniform_(low, high).item()``."""
+    return float(_rt.uniform(1, low, high)[0])
+
+
+def _randint(low, high) -> int:
+    """``torch.randint(low, high, size=(1,)).item()``."""
+    return int(_rt.randint(low, high, 1)[0])
+
+
+def _box(area, scale, ratio):
+    """One try of torchvision's random box: (target area, aspect ratio), drawn as it draws them
+    (the log-ratio bounds and the exp in float32)."""
+    lo, hi = (float(np.float32(math.log(float(np.float32(r))))) for r in ratio)
+    target = area * _uniform(scale[0], scale[1])
+    return target, float(np.float32(math.exp(float(_rt.uniform(1, lo, hi)[0]))))
 
 
 class Compose:
@@ -143,7 +185,7 @@ class RandomApply(_Simple):
         self.transforms, self.p = transforms, p
 
     def __call__(self, img):
-        if self.p < random.random():
+        if np.float32(self.p) < _rt.rand(1)[0]:  # torchvision: self.p < torch.rand(1)
             return img
         for t in self.transforms:
             img = t(img)
@@ -190,7 +232,7 @@ class RandomCrop(_Simple):
             raise ValueError(f"Required crop size {(th, tw)} is larger than input image size {(h, w)}")
         if w == tw and h == th:
             return 0, 0, h, w
-        return random.randint(0, h - th), random.randint(0, w - tw), th, tw
+        return _randint(0, h - th + 1), _randint(0, w - tw + 1), th, tw
 
     def __call__(self, img):
         if self.padding is not None:
@@ -204,9 +246,11 @@ class RandomCrop(_Simple):
 
 
 class _RandomOp(_Simple):
-    """``_fn(img, *stored arguments)`` with probability ``p`` (one ``random.random()`` draw)."""
+    """``_fn(img, *stored arguments)`` with probability ``p`` (one ``torch.rand(1)`` draw,
+    compared as torchvision compares it: the tensor (float32) or its ``.item()``)."""
 
     _args: tuple = ()
+    _item = True
 
     def __init__(self, *args, p=0.5):
         if len(args) != len(self._args):
@@ -215,7 +259,7 @@ class _RandomOp(_Simple):
         self.p = p
 
     def __call__(self, img):
-        if random.random() < self.p:
+        if (_chance_item if self._item else _chance)(self.p):
             return type(self)._fn(img, *(getattr(self, a) for a in self._args))
         return img
 
@@ -224,6 +268,7 @@ class RandomHorizontalFlip(_RandomOp):
     """Mirror left-right with probability ``p``."""
 
     _fn = staticmethod(F.hflip)
+    _item = False  # torchvision: torch.rand(1) < self.p
 
     def __init__(self, p=0.5):
         super().__init__(p=p)
@@ -233,6 +278,7 @@ class RandomVerticalFlip(_RandomOp):
     """Mirror top-bottom with probability ``p``."""
 
     _fn = staticmethod(F.vflip)
+    _item = False
 
     def __init__(self, p=0.5):
         super().__init__(p=p)
@@ -242,18 +288,21 @@ class RandomInvert(RandomHorizontalFlip):
     """``functional.invert`` with probability ``p``."""
 
     _fn = staticmethod(F.invert)
+    _item = True  # torchvision: torch.rand(1).item() < self.p
 
 
 class RandomAutocontrast(RandomHorizontalFlip):
     """``functional.autocontrast`` with probability ``p``."""
 
     _fn = staticmethod(F.autocontrast)
+    _item = True  # torchvision: torch.rand(1).item() < self.p
 
 
 class RandomEqualize(RandomHorizontalFlip):
     """``functional.equalize`` with probability ``p``."""
 
     _fn = staticmethod(F.equalize)
+    _item = True  # torchvision: torch.rand(1).item() < self.p
 
 
 class RandomPosterize(_RandomOp):
@@ -298,14 +347,12 @@ class RandomResizedCrop(_Simple):
         central fallback."""
         _, height, width = F.get_dimensions(img)
         area = height * width
-        log_ratio = (math.log(ratio[0]), math.log(ratio[1]))
         for _ in range(10):
-            target_area = area * random.uniform(scale[0], scale[1])
-            aspect_ratio = math.exp(random.uniform(*log_ratio))
+            target_area, aspect_ratio = _box(area, scale, ratio)
             w = int(round(math.sqrt(target_area * aspect_ratio)))
             h = int(round(math.sqrt(target_area / aspect_ratio)))
             if 0 < w <= width and 0 < h <= height:
-                return random.randint(0, height - h), random.randint(0, width - w), h, w
+                return _randint(0, height - h + 1), _randint(0, width - w + 1), h, w
         in_ratio = float(width) / float(height)
         if in_ratio < min(ratio):
             w, h = width, int(round(width / min(ratio)))
@@ -368,9 +415,8 @@ class ColorJitter(_Simple):
     @staticmethod
     def get_params(brightness, contrast, saturation, hue):
         """(order of the four adjustments, brightness, contrast, saturation, hue factors)."""
-        order = list(range(4))
-        random.shuffle(order)
-        return (order, *(None if r is None else random.uniform(r[0], r[1])
+        order = _rt.randperm(4)
+        return (order, *(None if r is None else _uniform(r[0], r[1])
                          for r in (brightness, contrast, saturation, hue)))
 
     def __call__(self, img):
@@ -404,7 +450,7 @@ class RandomRotation(_Simple):
     @staticmethod
     def get_params(degrees):
         """The angle, uniform in ``degrees``."""
-        return float(random.uniform(float(degrees[0]), float(degrees[1])))
+        return _uniform(float(degrees[0]), float(degrees[1]))
 
     def __call__(self, img):
         angle = self.get_params(self.degrees)
@@ -429,7 +475,7 @@ class RandomGrayscale(_Simple):
 
     def __call__(self, img):
         channels = F.get_image_num_channels(img)
-        return F.to_grayscale(img, channels) if random.random() < self.p else img
+        return F.to_grayscale(img, channels) if _chance(self.p) else img
 
 
 class RandomAffine(_Simple):
@@ -451,17 +497,18 @@ class RandomAffine(_Simple):
     @staticmethod
     def get_params(degrees, translate, scale_ranges, shears, img_size):
         """(angle, (tx, ty), scale, (shear_x, shear_y)); ``img_size`` is (width, height)."""
-        angle = random.uniform(degrees[0], degrees[1])
+        angle = _uniform(float(degrees[0]), float(degrees[1]))
         translations = (0, 0)
         if translate is not None:
             max_dx, max_dy = float(translate[0] * img_size[0]), float(translate[1] * img_size[1])
-            translations = (int(round(random.uniform(-max_dx, max_dx))), int(round(random.uniform(-max_dy, max_dy))))
-        scale = 1.0 if scale_ranges is None else random.uniform(scale_ranges[0], scale_ranges[1])
+            tx = int(round(_uniform(-max_dx, max_dx)))
+            translations = (tx, int(round(_uniform(-max_dy, max_dy))))
+        scale = 1.0 if scale_ranges is None else _uniform(scale_ranges[0], scale_ranges[1])
         shear = [0.0, 0.0]
         if shears is not None:
-            shear[0] = random.uniform(shears[0], shears[1])
+            shear[0] = _uniform(shears[0], shears[1])
             if len(shears) == 4:
-                shear[1] = random.uniform(shears[2], shears[3])
+                shear[1] = _uniform(shears[2], shears[3])
         return angle, translations, scale, tuple(shear)
 
     def __call__(self, img):
@@ -472,7 +519,7 @@ class RandomAffine(_Simple):
 
 class RandomErasing(_Simple):
     """torchvision's ``RandomErasing`` of a (..., C, H, W) Var or array; ``value='random'``
-    draws normal noise from numpy's global generator."""
+    draws normal noise as torch's ``normal_`` draws it (:func:`shims.random_torch.normal`)."""
 
     def __init__(self, p=0.5, scale=(0.02, 0.33), ratio=(0.3, 3.3), value=0, inplace=False):
         if isinstance(value, str) and value != "random":
@@ -488,21 +535,19 @@ class RandomErasing(_Simple):
         """(i, j, h, w, v): ten tries at a random area/ratio box; else the whole image, unchanged."""
         img_c, img_h, img_w = F.get_dimensions(img)
         area = img_h * img_w
-        log_ratio = (math.log(ratio[0]), math.log(ratio[1]))
         for _ in range(10):
-            erase_area = area * random.uniform(scale[0], scale[1])
-            aspect_ratio = math.exp(random.uniform(*log_ratio))
+            erase_area, aspect_ratio = _box(area, scale, ratio)
             h = int(round(math.sqrt(erase_area * aspect_ratio)))
             w = int(round(math.sqrt(erase_area / aspect_ratio)))
             if not (h < img_h and w < img_w):
                 continue
-            v = (np.random.standard_normal((img_c, h, w)).astype(np.float32) if value is None
+            v = (_rt.normal((img_c, h, w)) if value is None
                  else np.asarray(value, np.float32)[:, None, None])
-            return random.randint(0, img_h - h), random.randint(0, img_w - w), h, w, v
+            return _randint(0, img_h - h + 1), _randint(0, img_w - w + 1), h, w, v
         return 0, 0, img_h, img_w, img
 
     def __call__(self, img):
-        if random.random() >= self.p:
+        if not _chance(self.p):
             return img
         value = None if isinstance(self.value, str) else (
             [float(self.value)] if isinstance(self.value, numbers.Number) else [float(v) for v in self.value])
@@ -534,7 +579,7 @@ class GaussianBlur(_Simple):
     @staticmethod
     def get_params(sigma_min, sigma_max):
         """The sigma, uniform in [sigma_min, sigma_max]."""
-        return random.uniform(sigma_min, sigma_max)
+        return _uniform(sigma_min, sigma_max)
 
     def __call__(self, img):
         sigma = self.get_params(self.sigma[0], self.sigma[1])

@@ -4,9 +4,12 @@ converted code (``shims.vision``) on the Jittor side, from the same uint8 pixels
 PIL results are compared as the ``uint8`` arrays ``np.array(img)`` gives (exact: both sides run
 the same PIL call with the same arguments); float results of ``to_tensor``/``normalize`` within
 float32 rounding.  Random transforms are checked where their draw cannot matter (p=1/p=0, a
-range of one value, a crop as large as the padded image); their draws themselves come from
-Python's ``random`` on the Jittor side, not torch's generator.  Dataset cases write small
-files in torchvision's layout into a temporary folder and read every sample back."""
+range of one value, a crop as large as the padded image) and, seeded (``torch.manual_seed``,
+variant ``seeded``), where it does: the converted code draws from torch's stream replayed by
+``shims.random_torch``, so the same seed must give the same crops, flips, angles, factors and
+boxes, call after call (results compared exactly; the ``get_params`` variants compare the
+drawn parameters themselves over hundreds of calls).  Dataset cases write small files in
+torchvision's layout into a temporary folder and read every sample back."""
 from ..case import case
 
 A = "vision"
@@ -38,6 +41,28 @@ def tensor(api, src, inputs=CHW, variant="", **kw):
     return case(A, api, src, inputs, variant=variant, extra_prelude=PRELUDE, **{"grad": False, **kw})
 
 
+def seeded(api, make, inputs=RGB, variant="seeded", calls=12, **kw):
+    """``t = make`` run ``calls`` times on one image after ``torch.manual_seed(5)``: every
+    result depends on torch's draws (PIL results compared as uint8 arrays, tensors as values)."""
+    pil_input = inputs is RGB or inputs is GRAY or inputs is BIG
+    src = (("img = Image.fromarray(x.numpy())\n" if pil_input else "img = x\n")
+           + f"torch.manual_seed(5)\nt = {make}\n"
+           + (f"out = [torch.from_numpy(np.array(t(img))) for _ in range({calls})]" if pil_input
+              else f"out = [t(img) for _ in range({calls})]"))
+    return case(A, api, src, inputs, variant=variant, grad=False, extra_prelude=PRELUDE, **kw)
+
+
+def params(api, call, variant="get_params", calls=300, inputs=None):
+    """``call`` (a ``get_params``) ``calls`` times after ``torch.manual_seed(11)``; the drawn
+    parameters flattened (integers exactly, floats as float32 or better)."""
+    src = ("img = Image.fromarray(x.numpy())\ntorch.manual_seed(11)\n"
+           f"out = torch.tensor([float(v) for _ in range({calls}) for p in [{call}] "
+           "for v in (p if isinstance(p, (tuple, list)) else [p]) for v in (v if isinstance(v, (tuple, list)) else [v])],"
+           " dtype=torch.float64)")
+    return case(A, api, src, inputs or BIG, variant=variant, grad=False, extra_prelude=PRELUDE, rtol=0, atol=0)
+
+
+BIG = {"x": "u8<0,256>[48,64,3]"}     # an RGB image of 64x48: room for boxes of many sizes
 _IDX = ("def write_idx(path, a):\n"
         "    code = {np.dtype('uint8'): 8}[a.dtype]\n"
         "    with open(path, 'wb') as f:\n"
@@ -244,6 +269,40 @@ CASES = [
     tensor("torchvision.transforms.functional.get_image_size", "out = TF.get_image_size(x)"),
     tensor("torchvision.transforms.functional.get_image_num_channels",
            "out = TF.get_image_num_channels(Image.fromarray(x.numpy()))", GRAY),
+    # -- seeded: torch's draws, the same for the same torch.manual_seed
+    seeded("torchvision.transforms.RandomCrop", "T.RandomCrop(5, padding=2)"),
+    seeded("torchvision.transforms.RandomCrop", "T.RandomCrop((30, 20), padding=4, pad_if_needed=True)", BIG,
+           variant="seeded_big"),
+    seeded("torchvision.transforms.RandomHorizontalFlip", "T.RandomHorizontalFlip()"),
+    seeded("torchvision.transforms.RandomVerticalFlip", "T.RandomVerticalFlip(p=0.3)"),
+    seeded("torchvision.transforms.RandomResizedCrop", "T.RandomResizedCrop(6)"),
+    seeded("torchvision.transforms.RandomResizedCrop", "T.RandomResizedCrop((20, 24), scale=(0.2, 0.9),"
+           " ratio=(0.5, 2.0))", BIG, variant="seeded_big", calls=20),
+    params("torchvision.transforms.RandomResizedCrop", "T.RandomResizedCrop.get_params(img, (0.08, 1.0), (3 / 4, 4 / 3))"),
+    params("torchvision.transforms.RandomCrop", "T.RandomCrop.get_params(img, (17, 29))"),
+    seeded("torchvision.transforms.ColorJitter", "T.ColorJitter(0.4, 0.4, 0.4, 0.1)", calls=8),
+    seeded("torchvision.transforms.RandomRotation", "T.RandomRotation(30)", calls=8),
+    params("torchvision.transforms.RandomRotation", "T.RandomRotation.get_params([-30.0, 45.0])"),
+    seeded("torchvision.transforms.RandomAffine", "T.RandomAffine(20, translate=(0.2, 0.2), scale=(0.8, 1.2), "
+           "shear=(-10, 10, -5, 5))", calls=8),
+    params("torchvision.transforms.RandomAffine", "T.RandomAffine.get_params([-20.0, 20.0], [0.2, 0.3], [0.8, 1.2], "
+           "[-10.0, 10.0, -5.0, 5.0], [64, 48])"),
+    seeded("torchvision.transforms.RandomErasing", "T.RandomErasing(p=0.7)", CHW, calls=10),
+    # value='random': torch's normal_ draws (the stream exactly, the noise to float32 rounding)
+    seeded("torchvision.transforms.RandomErasing", "T.RandomErasing(p=0.7, value='random')", CHW,
+           variant="seeded_random", calls=10, rtol=0, atol=4e-6,
+           why="normal_ noise: torch's float32 Box-Muller rounds log/sin/cos its own way"),
+    params("torchvision.transforms.RandomErasing", "T.RandomErasing.get_params(torch.zeros(3, 48, 64), "
+           "(0.02, 0.33), (0.3, 3.3), [0.0])[:4]"),
+    seeded("torchvision.transforms.RandomGrayscale", "T.RandomGrayscale(p=0.5)"),
+    seeded("torchvision.transforms.RandomApply", "T.RandomApply([T.Grayscale(3)], p=0.4)"),
+    seeded("torchvision.transforms.RandomInvert", "T.RandomInvert(p=0.5)"),
+    seeded("torchvision.transforms.RandomSolarize", "T.RandomSolarize(128, p=0.5)"),
+    seeded("torchvision.transforms.GaussianBlur", "T.GaussianBlur(3, sigma=(0.1, 2.0))", calls=8, atol=1, rtol=0,
+           why="float32 sums in another order, then rounding to uint8"),
+    params("torchvision.transforms.GaussianBlur", "T.GaussianBlur.get_params(0.1, 2.0)"),
+    seeded("torchvision.transforms.Compose", "T.Compose([T.RandomCrop(7, padding=2), T.RandomHorizontalFlip(), "
+           "T.ColorJitter(0.3, 0.3), T.RandomRotation(10)])", variant="seeded_pipeline", calls=10),
     # -- datasets
     mnist("MNIST"),
     mnist("MNIST", variant="test", train=False),
