@@ -1,6 +1,7 @@
 """torchvision datasets: torch's torchvision and the converted code (``shims.vision``) read the
 same files in torchvision's formats (idx, idx.gz, CIFAR python pickles, an ImageFolder tree of
-PNGs, written by ``torch_side/vision_data_files.py``) and give the same samples in the same
+PNGs, EMNIST's and QMNIST's idx files (QMNIST's int32 label rows), written by
+``torch_side/vision_data_files.py``) and give the same samples in the same
 order, through the same transforms and a ``DataLoader(batch_size=3, shuffle=False)``.
 
 The Jittor side is ``torch_side/vision_data.py`` converted by jtport, unmodified.  Images go
@@ -25,7 +26,8 @@ pytestmark = pytest.mark.unfused  # see parity_tests/conftest.py
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "parity_tests" / "torch_side" / "vision_data.py"
 TORCH_SIDE = TorchSide(SCRIPT, "vision_data", (ROOT / "parity_tests" / "torch_side" / "vision_data_files.py",))
-NAMES = ["mnist_train", "mnist_test", "mnist_gz", "fashion", "cifar10_train", "cifar10_test", "cifar100", "folder"]
+NAMES = ["mnist_train", "mnist_test", "mnist_gz", "fashion", "cifar10_train", "cifar10_test", "cifar100", "folder",
+         "emnist_letters", "qmnist_test", "qmnist_nist"]
 
 
 @pytest.fixture(scope="module")

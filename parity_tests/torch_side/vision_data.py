@@ -40,6 +40,10 @@ def loaders(root, mnist_gz_root):
         "cifar10_test": torchvision.datasets.CIFAR10(root, train=False, transform=T.ToTensor()),
         "cifar100": datasets.CIFAR100(root, transform=cifar_tf),
         "folder": datasets.ImageFolder(os.path.join(root, "folder"), transform=folder_tf),
+        "emnist_letters": datasets.EMNIST(root, split="letters", transform=mnist_tf),
+        "qmnist_test": datasets.QMNIST(root, train=False, transform=T.ToTensor()),
+        "qmnist_nist": datasets.QMNIST(root, what="nist", compat=False, transform=T.ToTensor(),
+                                       target_transform=lambda row: int(row[1])),
     }
     return {name: (ds, DataLoader(ds, batch_size=3, shuffle=False)) for name, ds in sets.items()}
 
@@ -47,7 +51,8 @@ def loaders(root, mnist_gz_root):
 def describe(ds):
     """What a user reads off a dataset besides its samples."""
     classes = "|".join(ds.classes)
-    return {"len": len(ds), "classes": classes, "targets": [int(t) for t in ds.targets],
+    targets = np.asarray(ds.targets).reshape(len(ds), -1)  # QMNIST's are rows: class, writer, ...
+    return {"len": len(ds), "classes": classes, "targets": [[int(v) for v in t] for t in targets],
             "class_to_idx": [ds.class_to_idx[c] for c in ds.classes]}
 
 

@@ -10,7 +10,10 @@
   rows ``R(1024) G(1024) B(1024)`` and a ``labels`` list); the missing batches are empty;
 * ``root/cifar-100-python``: ``train``, ``test`` (``fine_labels``/``coarse_labels``) and ``meta``;
 * ``root/folder``: an ImageFolder tree of PNGs (classes out of order, a nested folder, a file
-  with an upper-case extension, a non-image file).
+  with an upper-case extension, a non-image file);
+* ``root/EMNIST/raw``: the ``letters`` split's train files (labels 1-26);
+* ``root/QMNIST/raw``: ``qmnist-test`` and ``xnist`` images with their int32 label rows of 8
+  columns (``*-labels-idx2-int``).
 """
 import gzip
 import os
@@ -23,11 +26,13 @@ SEED = 1234
 MNIST_SIZES = {"train": 7, "t10k": 5}
 
 
-def write_idx(path, a):
-    """An idx file: magic ``0 0 <type> <ndim>``, big-endian dims, then the uint8 bytes."""
+def write_idx(path, a, code=8):
+    """An idx file: magic ``0 0 <type> <ndim>``, big-endian dims, then the data (type 8: uint8
+    bytes; 12: big-endian int32)."""
+    dtype = {8: np.uint8, 12: ">i4"}[code]
     with open(path, "wb") as f:
-        f.write(bytes([0, 0, 8, a.ndim]) + b"".join(int(n).to_bytes(4, "big") for n in a.shape))
-        f.write(a.astype(np.uint8).tobytes())
+        f.write(bytes([0, 0, code, a.ndim]) + b"".join(int(n).to_bytes(4, "big") for n in a.shape))
+        f.write(a.astype(dtype).tobytes())
 
 
 def _mnist(rng, root, gz_root, cls):
@@ -92,3 +97,17 @@ def write_all(root, gz_root):
         _mnist(rng, root, gz_root, cls)
     _cifar(rng, root)
     _folder(rng, root)
+    _emnist_qmnist(rng, root)
+
+
+def _emnist_qmnist(rng, root):
+    raw = os.path.join(root, "EMNIST", "raw")
+    os.makedirs(raw)
+    write_idx(os.path.join(raw, "emnist-letters-train-images-idx3-ubyte"), rng.integers(0, 256, (7, 28, 28)))
+    write_idx(os.path.join(raw, "emnist-letters-train-labels-idx1-ubyte"), rng.integers(1, 27, 7))
+    raw = os.path.join(root, "QMNIST", "raw")
+    os.makedirs(raw)
+    for stem, n in (("qmnist-test", 6), ("xnist", 5)):
+        write_idx(os.path.join(raw, f"{stem}-images-idx3-ubyte"), rng.integers(0, 256, (n, 28, 28)))
+        rows = np.concatenate([rng.integers(0, 10, (n, 1)), rng.integers(0, 4000, (n, 7))], axis=1)
+        write_idx(os.path.join(raw, f"{stem}-labels-idx2-int"), rows, code=12)

@@ -2,6 +2,11 @@
 
 * ``MNIST``/``FashionMNIST``/``KMNIST``: ``root/<Class>/raw/{train,t10k}-{images-idx3,labels-idx1}-ubyte``
   (or the same with ``.gz``, read directly: torchvision's ``download`` would extract them);
+* ``EMNIST``: ``root/EMNIST/raw/emnist-<split>-{train,test}-{images-idx3,labels-idx1}-ubyte``, the
+  six splits and their class lists; images as stored (torchvision does not transpose them);
+* ``QMNIST``: ``root/QMNIST/raw/{qmnist-train,qmnist-test,xnist}-{images-idx3-ubyte,labels-idx2-int}``,
+  ``what`` = train/test/test10k/test50k/nist, targets the 8-column int rows (a sample's target:
+  with ``compat=True`` the class, column 0, as an int; else the row as a Var);
 * ``CIFAR10``/``CIFAR100``: ``root/cifar-10-batches-py`` / ``root/cifar-100-python``, read with a
   restricted unpickler (numpy arrays only; torchvision unpickles anything).  File checksums are
   not checked (torchvision refuses files whose md5 differs from the official ones);
@@ -15,7 +20,9 @@ from __future__ import annotations
 
 import gzip
 import os
+import string
 
+import jittor as jt
 import numpy as np
 from PIL import Image
 
@@ -23,7 +30,8 @@ from shims.data import Dataset
 
 from ._safe_pickle import load_numpy_pickle
 
-__all__ = ["VisionDataset", "StandardTransform", "MNIST", "FashionMNIST", "KMNIST", "CIFAR10", "CIFAR100",
+__all__ = ["VisionDataset", "StandardTransform", "MNIST", "FashionMNIST", "KMNIST", "EMNIST", "QMNIST", "CIFAR10",
+           "CIFAR100",
            "DatasetFolder", "ImageFolder", "IMG_EXTENSIONS", "default_loader", "pil_loader", "find_classes",
            "make_dataset", "has_file_allowed_extension", "is_image_file"]
 
@@ -124,13 +132,18 @@ class MNIST(VisionDataset):
         """Class name -> label."""
         return {c: i for i, c in enumerate(self.classes)}
 
-    def _read(self, name: str, ndim: int, download: bool) -> np.ndarray:
+    def _read_file(self, name: str, download: bool) -> np.ndarray:
+        """The idx file ``name`` (or ``name.gz``) of :attr:`raw_folder`."""
         path = os.path.join(self.raw_folder, name)
         if not os.path.isfile(path):
             path += ".gz"
         if not os.path.isfile(path):
             raise _missing(f"{name} (or {name}.gz)", self.raw_folder, download)
-        arr = read_idx(path)
+        return read_idx(path)
+
+    def _read(self, name: str, ndim: int, download: bool) -> np.ndarray:
+        arr = self._read_file(name, download)
+        path = os.path.join(self.raw_folder, name)
         if arr.dtype != np.uint8 or arr.ndim != ndim:
             raise ValueError(f"{path}: expected a {ndim}-d uint8 idx file, got {arr.ndim}-d {arr.dtype}")
         return arr
@@ -154,6 +167,82 @@ class KMNIST(MNIST):
     """torchvision's KMNIST (``root/KMNIST/raw``)."""
 
     classes = ["o", "ki", "su", "tsu", "na", "ha", "ma", "ya", "re", "wo"]
+
+
+class EMNIST(MNIST):
+    """torchvision's EMNIST (``root/EMNIST/raw``): ``split`` one of :attr:`splits`, each with its
+    own files and classes (``letters`` labels 1-26, class 0 ``'N/A'``)."""
+
+    splits = ("byclass", "bymerge", "balanced", "letters", "digits", "mnist")
+    _merged_classes = set("cijklmopsuvwxyz")
+    _all_classes = set(string.digits + string.ascii_letters)
+    classes_split_dict = {
+        "byclass": sorted(_all_classes),
+        "bymerge": sorted(_all_classes - _merged_classes),
+        "balanced": sorted(_all_classes - _merged_classes),
+        "letters": ["N/A"] + list(string.ascii_lowercase),
+        "digits": list(string.digits),
+        "mnist": list(string.digits),
+    }
+
+    def __init__(self, root, split, train=True, transform=None, target_transform=None, download=False):
+        if split not in self.splits:
+            raise ValueError(f"Unknown value '{split}' for argument split. Valid values are "
+                             f"{{{', '.join(repr(s) for s in self.splits)}}}.")
+        self.split = split
+        VisionDataset.__init__(self, root, transform=transform, target_transform=target_transform)
+        self.train = train
+        prefix = f"emnist-{split}-{'train' if train else 'test'}"
+        self.data = self._read(f"{prefix}-images-idx3-ubyte", 3, download)
+        self.targets = self._read(f"{prefix}-labels-idx1-ubyte", 1, download).astype(np.int64)
+        if len(self.data) != len(self.targets):
+            raise ValueError(f"{self.raw_folder}: {len(self.data)} images but {len(self.targets)} labels")
+        self.classes = self.classes_split_dict[split]
+
+    def extra_repr(self) -> str:
+        return f"Split: {'Train' if self.train else 'Test'}"
+
+
+class QMNIST(MNIST):
+    """torchvision's QMNIST (``root/QMNIST/raw``): ``what`` picks the file pair and slice
+    (``test10k``/``test50k``: the first 10,000 / the rest of the test set); targets are rows of
+    8 int64 (class, NIST writer, ...), reduced to the class by ``compat=True``."""
+
+    subsets = {"train": "train", "test": "test", "test10k": "test", "test50k": "test", "nist": "nist"}
+    _files = {"train": "qmnist-train", "test": "qmnist-test", "nist": "xnist"}
+
+    def __init__(self, root, what=None, compat=True, train=True, transform=None, target_transform=None,
+                 download=False):
+        what = ("train" if train else "test") if what is None else what
+        if what not in self.subsets:
+            raise ValueError(f"Unknown value '{what}' for argument what. Valid values are "
+                             f"{{{', '.join(repr(s) for s in self.subsets)}}}.")
+        self.what, self.compat, self.train = what, compat, train
+        VisionDataset.__init__(self, root, transform=transform, target_transform=target_transform)
+        stem = self._files[self.subsets[what]]
+        data = self._read(f"{stem}-images-idx3-ubyte", 3, download)
+        targets = self._read_file(f"{stem}-labels-idx2-int", download)
+        if targets.ndim != 2:
+            raise ValueError(f"targets should have 2 dimensions instead of {targets.ndim}")
+        targets = targets.astype(np.int64)
+        if what == "test10k":
+            data, targets = data[:10000], targets[:10000]
+        elif what == "test50k":
+            data, targets = data[10000:], targets[10000:]
+        self.data, self.targets = data, targets
+
+    def __getitem__(self, index):
+        img = Image.fromarray(self.data[index])
+        # compat=False: torchvision's target is the row as a tensor, so here a Var
+        target = int(self.targets[index][0]) if self.compat else jt.array(self.targets[index])
+        if self.transform is not None:
+            img = self.transform(img)
+        if self.target_transform is not None:
+            target = self.target_transform(target)
+        return img, target
+
+    def extra_repr(self) -> str:
+        return f"Split: {self.what}"
 
 
 # -- CIFAR ----------------------------------------------------------------------------------

@@ -64,7 +64,7 @@ def params(api, call, variant="get_params", calls=300, inputs=None):
 
 BIG = {"x": "u8<0,256>[48,64,3]"}     # an RGB image of 64x48: room for boxes of many sizes
 _IDX = ("def write_idx(path, a):\n"
-        "    code = {np.dtype('uint8'): 8}[a.dtype]\n"
+        "    code = {np.dtype('uint8'): 8, np.dtype('>i4'): 12}[a.dtype]\n"
         "    with open(path, 'wb') as f:\n"
         "        f.write(bytes([0, 0, code, a.ndim]) + b''.join(int(n).to_bytes(4, 'big') for n in a.shape))\n"
         "        f.write(a.tobytes())\n")
@@ -81,6 +81,36 @@ def mnist(name, variant="", train=True):
            f"    ds = datasets.{name}(root, train={train}, transform=T.ToTensor(), target_transform=lambda t: t + 1)\n"
            "    out = [len(ds)] + [v for i in range(len(ds)) for v in ds[i]]\n")
     return case(A, f"torchvision.datasets.{name}", src, {"x": "u8<0,256>[4,6,5]", "y": "u8<0,10>[4]"},
+                variant=variant, grad=False, extra_prelude=PRELUDE, **FLOAT)
+
+
+def emnist(split, train=True, variant=""):
+    """EMNIST's files for ``split`` (the other split's files absent: torchvision reads only its own)."""
+    part = "train" if train else "test"
+    src = (_IDX + "with tempfile.TemporaryDirectory() as root:\n"
+           "    raw = os.path.join(root, 'EMNIST', 'raw')\n"
+           "    os.makedirs(raw)\n"
+           f"    write_idx(os.path.join(raw, 'emnist-{split}-{part}-images-idx3-ubyte'), x.numpy())\n"
+           f"    write_idx(os.path.join(raw, 'emnist-{split}-{part}-labels-idx1-ubyte'), y.numpy())\n"
+           f"    ds = datasets.EMNIST(root, split='{split}', train={train}, transform=T.ToTensor())\n"
+           "    out = [len(ds), len(ds.classes), sum(len(c) for c in ds.classes), ds.class_to_idx[ds.classes[-1]]]"
+           " + [v for i in range(len(ds)) for v in ds[i]]\n")
+    return case(A, "torchvision.datasets.EMNIST", src, {"x": "u8<0,256>[4,6,5]", "y": "u8<0,10>[4]"},
+                variant=variant, grad=False, extra_prelude=PRELUDE, **FLOAT)
+
+
+def qmnist(what, compat=True, variant=""):
+    """QMNIST's files (train, test and nist: 12 images each; int32 label rows of 8 columns)."""
+    src = (_IDX + "with tempfile.TemporaryDirectory() as root:\n"
+           "    raw = os.path.join(root, 'QMNIST', 'raw')\n"
+           "    os.makedirs(raw)\n"
+           "    rows = np.stack([y.numpy().astype('>i4') + 100 * k for k in range(8)], 1).astype('>i4')\n"
+           "    for k, stem in enumerate(('qmnist-train', 'qmnist-test', 'xnist')):\n"
+           "        write_idx(os.path.join(raw, stem + '-images-idx3-ubyte'), np.roll(x.numpy(), k, 0))\n"
+           "        write_idx(os.path.join(raw, stem + '-labels-idx2-int'), np.roll(rows, k, 0))\n"
+           f"    ds = datasets.QMNIST(root, what={what!r}, compat={compat}, transform=T.ToTensor())\n"
+           "    out = [len(ds)] + [v for i in range(len(ds)) for v in ds[i]]\n")
+    return case(A, "torchvision.datasets.QMNIST", src, {"x": "u8<0,256>[12,6,5]", "y": "u8<0,10>[12]"},
                 variant=variant, grad=False, extra_prelude=PRELUDE, **FLOAT)
 
 
@@ -308,6 +338,12 @@ CASES = [
     mnist("MNIST", variant="test", train=False),
     mnist("FashionMNIST"),
     mnist("KMNIST", train=False),
+    emnist("letters"),
+    emnist("balanced", train=False, variant="balanced_test"),
+    emnist("byclass", variant="byclass"),
+    qmnist("train"),
+    qmnist("test", compat=False, variant="test_rows"),
+    qmnist("nist", variant="nist"),
     folder("torchvision.datasets.ImageFolder", "datasets.ImageFolder(root, transform=T.ToTensor())"),
     folder("torchvision.datasets.ImageFolder", "datasets.ImageFolder(root, transform=T.ToTensor(), "
            "is_valid_file=lambda p: p.endswith('.png'), allow_empty=True)", variant="is_valid_file"),
