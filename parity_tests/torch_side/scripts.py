@@ -34,10 +34,49 @@ UNDETERMINED = {
 }
 
 
+def _write_idx(path: Path, a) -> None:
+    """An idx ``*-ubyte`` file as MNIST ships it: ``0 0 8 <ndim>``, big-endian dims, the bytes."""
+    path.write_bytes(bytes([0, 0, 8, a.ndim]) + b"".join(int(n).to_bytes(4, "big") for n in a.shape)
+                     + a.astype("uint8").tobytes())
+
+
+def write_mnist(root: Path) -> None:
+    """A small MNIST in torchvision's raw layout (``root/MNIST/raw``): 14x14 "digits", a bright
+    block per class on noise, 40 training and 16 test images."""
+    import numpy as np
+    rng = np.random.default_rng(7)
+    raw = root / "MNIST" / "raw"
+    raw.mkdir(parents=True, exist_ok=True)
+    for split, n in (("train", 40), ("t10k", 16)):
+        labels = rng.integers(0, 10, n)
+        images = rng.integers(0, 60, (n, 14, 14))
+        for i, c in enumerate(labels):
+            r, col = divmod(int(c), 5)
+            images[i, 2 + 5 * r:6 + 5 * r, 1 + 2 * col:4 + 2 * col] += 190
+        _write_idx(raw / f"{split}-images-idx3-ubyte", images)
+        _write_idx(raw / f"{split}-labels-idx1-ubyte", labels)
+
+
+#: scripts that read files the test writes: name -> (writer, argument naming the folder)
+DATA = {"mnist_augment": (write_mnist, "--data")}
+
+
 def script_args(out: Path, name: str) -> list:
     """The arguments of one script's run, its files in ``out``."""
     return ["--init", str(out / f"{name}.init.pt"), "--log", str(out / f"{name}.json"),
-            "--ckpt", str(out / f"{name}.ckpt.pt"), *EXTRA_ARGS.get(name, [])]
+            "--ckpt", str(out / f"{name}.ckpt.pt"), *EXTRA_ARGS.get(name, []), *data_args(out, name)]
+
+
+def data_args(out: Path, name: str) -> list:
+    """``[flag, folder]`` for a script of :data:`DATA` (the folder written once, absolute: the
+    Jittor side passes the same arguments), else ``[]``."""
+    if name not in DATA:
+        return []
+    writer, flag = DATA[name]
+    folder = out / f"{name}_data"
+    if not folder.exists():
+        writer(folder)
+    return [flag, str(folder.resolve())]
 
 
 def main():
@@ -53,7 +92,8 @@ def main():
             sys.exit(f"{name}.py failed under torch:\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}")
         if not (out / f"{name}.init.pt").exists():
             sys.exit(f"{name}.py wrote no initial weights")
-    cases = {n: {"args": EXTRA_ARGS.get(n, []), "undetermined": UNDETERMINED.get(n, ([], 0.0, ""))} for n in names}
+    cases = {n: {"args": EXTRA_ARGS.get(n, []) + data_args(out, n),
+                 "undetermined": UNDETERMINED.get(n, ([], 0.0, ""))} for n in names}
     (out / "cases.json").write_text(json.dumps(cases, indent=1))
 
 
