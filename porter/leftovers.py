@@ -16,13 +16,15 @@ rules have left a node:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, Set, Tuple, Type
+from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple, Type
 
 import libcst as cst
 
 from .context import FileContext, Mark, attribute_chain, is_node, type_check, walk
 from .names import NATURAL_MODULES, ImportBinding
+from .positions import start_positions
 from .report import Finding
+from .traverse import is_trivia, transform
 
 MARKER = "# jtport:"
 
@@ -81,18 +83,49 @@ def _respelled(binding: Optional[ImportBinding]) -> bool:
             and binding.qualname not in ("torch", "torchvision"))
 
 
-class RuleDriver(cst.CSTTransformer):
-    """Calls every rule's ``visit_X``/``leave_X`` per node, then handles leftovers and marks."""
+def _overrides(rule_type: type, attr: str) -> bool:
+    """Whether a rule class defines the hook ``attr`` itself (libcst's are no-ops)."""
+    own = getattr(rule_type, attr, None)
+    return own is not None and own is not getattr(cst.CSTTransformer, attr, None)
+
+
+def _hooked_types(rule_type: type) -> List[str]:
+    """The node type names a rule class has its own ``visit_X``/``leave_X`` hooks for."""
+    return [a.split("_", 1)[1] for a in dir(rule_type) if a.startswith(("visit_", "leave_"))
+            and isinstance(getattr(cst, a.split("_", 1)[1], None), type) and _overrides(rule_type, a)]
+
+
+_CHECKED: Set[type] = set()
+
+
+def _check_hooks(rule_type: type) -> None:
+    """Rules never see whitespace or punctuation (:func:`porter.traverse.transform` skips it)."""
+    if rule_type not in _CHECKED:
+        trivia = [t for t in _hooked_types(rule_type) if is_trivia(getattr(cst, t))]
+        if trivia:
+            raise TypeError(f"{rule_type.__name__} hooks trivia nodes, which the driver never visits: {trivia}")
+        _CHECKED.add(rule_type)
+
+
+class RuleDriver:
+    """Calls every rule's ``visit_X``/``leave_X`` per node, then handles leftovers and marks.
+
+    Driven by :func:`porter.traverse.transform` (libcst's order and results, trivia left out)."""
 
     def __init__(self, ctx: FileContext, rule_types: Sequence[Type[cst.CSTTransformer]]):
-        super().__init__()
+        for r in rule_types:
+            _check_hooks(r)
         self.ctx = ctx
         self.rules = [r(ctx) for r in rule_types if r.applies(ctx)]  # type: ignore[attr-defined]
+        #: set while marks a ``visit_X`` hook made wait for the next node left: libcst would
+        #: take them on the first whitespace or punctuation node it leaves
+        self.trivia_hook: Optional[Callable[[], None]] = None
         self.uses = {**ctx.names.uses, **ctx.names.method_uses}
         self.tracked = {rec.node for rec in ctx.names.imports}
         self.result = LeftoverResult()
         self.pending: List[List[_Pending]] = []
         self.placed: List[Tuple[_Pending, cst.CSTNode]] = []   # (pending, its statement)
+        self.located: List[Tuple[Finding, cst.CSTNode]] = []    # (finding, node it reports)
         self._marks_seen = 0
         self._dispatch: Dict[Tuple[str, str], list] = {}
         self._on_path: List[bool] = [False]
@@ -102,7 +135,8 @@ class RuleDriver(cst.CSTTransformer):
         key = (prefix, type_name)
         found = self._dispatch.get(key)
         if found is None:
-            found = [m for m in (getattr(r, f"{prefix}_{type_name}", None) for r in self.rules) if m is not None]
+            attr = f"{prefix}_{type_name}"
+            found = [getattr(r, attr) for r in self.rules if _overrides(type(r), attr)]
             self._dispatch[key] = found
         return found
 
@@ -118,7 +152,12 @@ class RuleDriver(cst.CSTTransformer):
         for visit in self._methods("visit", type(node).__name__):
             if visit(node) is False:
                 descend = False
+        if self._marks_seen < len(self.ctx.marks):
+            self.trivia_hook = self._take_waiting_marks
         return descend
+
+    def _take_waiting_marks(self) -> None:
+        self._take_marks(None)
 
     def on_leave(self, original: cst.CSTNode, updated: cst.CSTNode):
         result = updated
@@ -158,8 +197,7 @@ class RuleDriver(cst.CSTTransformer):
     def _leftover(self, original: cst.CSTNode, result: cst.CSTNode) -> cst.CSTNode:
         api = self.uses[original]
         code, reason = default_reason(self.ctx, api)
-        line, col = self.ctx.position(original)
-        self._pend(_Pending(f"{code} {api}: {reason}", Finding(self.ctx.path, line, col, api, code, reason),
+        self._pend(_Pending(f"{code} {api}: {reason}", self._finding(original, api, code, reason),
                             "leftover", use=original))
         binding = self.ctx.names.binding_of(original) if not isinstance(original, cst.Call) else None
         if _respelled(binding) and isinstance(original, (cst.Name, cst.Attribute)):
@@ -167,19 +205,35 @@ class RuleDriver(cst.CSTTransformer):
             return attribute_chain(api.split("."))
         return result
 
+    def _finding(self, node: cst.CSTNode, api: str, code: str, reason: str) -> Finding:
+        """A finding at ``node``, placed by :meth:`locate` (position 0:0 for a node not in
+        the original source)."""
+        finding = Finding(self.ctx.path, 0, 0, api, code, reason)
+        self.located.append((finding, node))
+        return finding
+
+    def locate(self) -> None:
+        """Give the findings their line and column: one code generation pass of the original
+        module, for the files with findings only, that stops at the last node needed."""
+        if self.located and self.ctx.module is not None:
+            starts = start_positions(self.ctx.module, (node for _, node in self.located))
+            for finding, node in self.located:
+                finding.line, finding.col = starts.get(node, (0, 0))
+
     def _pend(self, p: _Pending) -> None:
         if self.pending:
             self.pending[-1].append(p)
 
     def _take_marks(self, result) -> None:
         """Turn marks the rules just made into pending markers (or statement marks)."""
+        self.trivia_hook = None
         marks = self.ctx.marks
         while self._marks_seen < len(marks):
             m: Mark = marks[self._marks_seen]
             self._marks_seen += 1
-            line, col = self.ctx.position(m.at if m.at is not None else m.node)
             api = f" {m.api}" if m.api else ""
-            p = _Pending(f"{m.code}{api}: {m.reason}", Finding(self.ctx.path, line, col, m.api, m.code, m.reason),
+            finding = self._finding(m.at if m.at is not None else m.node, m.api, m.code, m.reason)
+            p = _Pending(f"{m.code}{api}: {m.reason}", finding,
                          "unsupported" if m.unsupported else "warning",
                          covers=frozenset(n for n in walk(m.node) if n in self.uses) if m.unsupported else frozenset())
             if isinstance(m.node, _STATEMENTS) and isinstance(result, (cst.IndentedBlock, cst.Module)):
@@ -227,7 +281,8 @@ _NOT_READ = _not_read
 def run_rules(module: cst.Module, ctx: FileContext, rule_types) -> Tuple[cst.Module, LeftoverResult]:
     """Apply all rules in one traversal; return the new module and its leftovers' result."""
     driver = RuleDriver(ctx, rule_types)
-    out = module.visit(driver)
+    out = transform(module, driver)
+    driver.locate()
     result = driver.result
     wanted = {stmt for _, stmt in driver.placed}
     present: Set[cst.CSTNode] = set()

@@ -7,7 +7,8 @@ shadow an import (parameters, assignments, loop targets, ...), scope by scope in
 
 It never matches on a name's spelling: ``np.zeros(3).reshape`` is not torch because ``np`` is
 bound to numpy.  This replaces libcst's ``QualifiedNameProvider`` (about 7x the parse time)
-with a single visitor that only tracks import bindings.
+with a single pass (a :class:`porter.traverse.Visitor`, which skips whitespace and
+punctuation) that only tracks import bindings.
 """
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, List, Mapping, Optional, Sequence, Set, Tuple
 
 import libcst as cst
+
+from .traverse import Visitor
 
 TORCH_ROOTS = ("torch", "torchvision")
 
@@ -269,7 +272,7 @@ _FOREIGN_LIKE = (_FOREIGN, _LIBRARY, _LIBRARY_VALUE)
 _NOT_TENSOR = ImportBinding("", "", False, False)  # marker: the name itself is no tensor
 
 
-class _Resolver(cst.CSTVisitor):
+class _Resolver(Visitor):
     def __init__(self, method_names: Sequence[str], identifiers: Optional[FrozenSet[str]],
                  star: Mapping[str, Mapping[str, str]], attribute_names: FrozenSet[str]):
         super().__init__()
@@ -373,7 +376,7 @@ class _Resolver(cst.CSTVisitor):
             self._bind_target(target.value)
         else:  # attribute/subscript targets read their base
             self._written(target)
-            target.visit(self)
+            self.visit(target)
 
     def _bind_params(self, params: cst.Parameters) -> None:
         for p in (*params.posonly_params, *params.params, *params.kwonly_params):
@@ -387,9 +390,9 @@ class _Resolver(cst.CSTVisitor):
                   params.star_arg, params.star_kwarg):
             if isinstance(p, cst.Param):
                 if p.default is not None:
-                    p.default.visit(self)
+                    self.visit(p.default)
                 if p.annotation is not None:
-                    p.annotation.visit(self)
+                    self.visit(p.annotation)
 
     # -- imports ------------------------------------------------------------------
     def visit_Import(self, node: cst.Import) -> bool:
@@ -479,7 +482,7 @@ class _Resolver(cst.CSTVisitor):
             return False
         self._heat((node.attr.value,))
         self.receivers.add(node.value)
-        node.value.visit(self)
+        self.visit(node.value)
         return False
 
     def _attribute_read(self, node: cst.Attribute) -> None:
@@ -522,12 +525,12 @@ class _Resolver(cst.CSTVisitor):
             self.out.method_uses[func] = f"torch.Tensor.{func.attr.value}"
 
     def visit_Arg(self, node: cst.Arg) -> bool:
-        node.value.visit(self)
+        self.visit(node.value)
         return False
 
     # -- bindings -------------------------------------------------------------------
     def visit_Assign(self, node: cst.Assign) -> bool:
-        node.value.visit(self)
+        self.visit(node.value)
         for t in node.targets:
             self._bind_target(t.target)
             if isinstance(t.target, cst.Name) and _root_of(node.value) in self.library_heads:
@@ -568,57 +571,57 @@ class _Resolver(cst.CSTVisitor):
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> bool:
         if node.value is not None:
-            node.value.visit(self)
-        node.annotation.visit(self)
+            self.visit(node.value)
+        self.visit(node.annotation)
         self._bind_target(node.target)
         return False
 
     def visit_AugAssign(self, node: cst.AugAssign) -> bool:
-        node.value.visit(self)
+        self.visit(node.value)
         self._written(node.target)
-        node.target.visit(self)
+        self.visit(node.target)
         return False
 
     def visit_NamedExpr(self, node: cst.NamedExpr) -> bool:
-        node.value.visit(self)
+        self.visit(node.value)
         self._bind_target(node.target)
         return False
 
     def visit_For(self, node: cst.For) -> bool:
-        node.iter.visit(self)
+        self.visit(node.iter)
         self._bind_target(node.target)
-        node.body.visit(self)
+        self.visit(node.body)
         if node.orelse is not None:
-            node.orelse.visit(self)
+            self.visit(node.orelse)
         return False
 
     def visit_WithItem(self, node: cst.WithItem) -> bool:
-        node.item.visit(self)
+        self.visit(node.item)
         if node.asname is not None:
             self._bind_target(node.asname.name)
         return False
 
     def visit_ExceptHandler(self, node: cst.ExceptHandler) -> bool:
         if node.type is not None:
-            node.type.visit(self)
+            self.visit(node.type)
         if node.name is not None:
             self._bind_target(node.name.name)
         self.scopes[-1].in_except += 1
-        node.body.visit(self)
+        self.visit(node.body)
         self.scopes[-1].in_except -= 1
         return False
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         for d in node.decorators:
-            d.visit(self)
+            self.visit(d)
         self._visit_param_exprs(node.params)
         if node.returns is not None:
-            node.returns.visit(self)
+            self.visit(node.returns)
         self._bind(node.name.value, None)
         self.scopes.append(_Scope())
         self.depth += 1
         self._bind_params(node.params)
-        node.body.visit(self)
+        self.visit(node.body)
         self.depth -= 1
         self.scopes.pop()
         return False
@@ -627,19 +630,19 @@ class _Resolver(cst.CSTVisitor):
         self._visit_param_exprs(node.params)
         self.scopes.append(_Scope())
         self._bind_params(node.params)
-        node.body.visit(self)
+        self.visit(node.body)
         self.scopes.pop()
         return False
 
     def visit_ClassDef(self, node: cst.ClassDef) -> bool:
         for d in node.decorators:
-            d.visit(self)
+            self.visit(d)
         for a in (*node.bases, *node.keywords):
-            a.value.visit(self)
+            self.visit(a.value)
         self._bind(node.name.value, None)
         self.scopes.append(_Scope(is_class=True))
         self.depth += 1
-        node.body.visit(self)
+        self.visit(node.body)
         self.depth -= 1
         self.scopes.pop()
         return False
@@ -667,5 +670,5 @@ def resolve(module: cst.Module, method_names: Sequence[str] = (),
     tensors are recorded in ``method_uses`` too (``x.grad_fn``, ``x.data``).
     """
     r = _Resolver(method_names, identifiers, star, attribute_names)
-    module.visit(r)
+    r.visit(module)
     return r.out

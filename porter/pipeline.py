@@ -5,10 +5,9 @@ import os
 import sys
 import traceback
 from dataclasses import dataclass
-from typing import Iterator, Mapping, Optional, Tuple
+from typing import Optional
 
 import libcst as cst
-from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from .context import FileContext
 from .imports import rewrite_imports
@@ -30,37 +29,6 @@ class ConvertResult:
     def changed(self) -> bool:
         """True when the converted code differs from the input."""
         return self.report.changed
-
-
-class _Positions(Mapping):
-    """node -> (line, column) of the original source, 1-based line and column.
-
-    Computed on first use only: resolving positions costs about a code generation pass, and
-    most files have no finding that needs a line number."""
-
-    def __init__(self, module: cst.Module):
-        self.module = module
-        self._ranges: Optional[Mapping[cst.CSTNode, CodeRange]] = None
-
-    @property
-    def ranges(self) -> Mapping[cst.CSTNode, CodeRange]:
-        if self._ranges is None:
-            self._ranges = MetadataWrapper(self.module, unsafe_skip_copy=True).resolve(PositionProvider)
-        return self._ranges
-
-    def __getitem__(self, node: cst.CSTNode) -> Tuple[int, int]:
-        r = self.ranges[node]
-        return r.start.line, r.start.column + 1
-
-    def get(self, node, default=None):
-        r = self.ranges.get(node)
-        return default if r is None else (r.start.line, r.start.column + 1)
-
-    def __iter__(self) -> Iterator[cst.CSTNode]:
-        return iter(self.ranges)
-
-    def __len__(self) -> int:
-        return len(self.ranges)
 
 
 def parse_error(path: str, error: cst.ParserSyntaxError) -> Finding:
@@ -128,7 +96,7 @@ class _deep_recursion:
 
 def _convert_module(module: cst.Module, names, table: MappingTable, path: str, source: str,
                     report: FileReport) -> str:
-    ctx = FileContext(path, source, names, table, positions=_Positions(module))
+    ctx = FileContext(path, source, names, table, module=module)
     module, left = run_rules(module, ctx, RULES)
     module = rewrite_imports(module, ctx, left)
     report.found, report.converted = left.found, left.converted

@@ -1,0 +1,126 @@
+"""porter.traverse and porter.positions against libcst's own traversal and PositionProvider."""
+from pathlib import Path
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from porter.context import walk
+from porter.positions import start_positions
+from porter.traverse import Visitor, is_trivia, transform
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = '''\
+"""doc"""
+import torch, os  # why
+from torch.nn import (Conv2d,
+                      functional as F)
+
+@dec(1)
+@other
+class Net(torch.nn.Module):
+    def forward(self, x: int = (3), *a, k=-1, **kw) -> "T":
+        y = x[1:2, ::3] + (x @ x) if x else not x
+        z = [i for i in range(3) if i] or {k: v for k, v in kw.items()}
+        with torch.no_grad(), open(f"{x!r:>3}") as f:
+            del y; pass
+        while x < 2 <= 3:
+            x += 1
+        try:
+            pass
+        except (ValueError, TypeError) as e:
+            raise
+        else:
+            lambda q, *r: q
+        finally:
+            return (yield)
+'''
+
+
+def _sources():
+    return [SAMPLE, *(p.read_text() for p in sorted((ROOT / "porter" / "rules").glob("*.py")))]
+
+
+class _Recorder:
+    """Records visits/leaves of non-trivia nodes; removes ``pass`` statements, flattens ``del``."""
+
+    def __init__(self, trivia_hook=None):
+        self.seen = []
+        self.trivia_hook = trivia_hook
+
+    def on_visit(self, node):
+        if not is_trivia(type(node)):
+            self.seen.append(("visit", type(node).__name__))
+        return not isinstance(node, cst.Lambda)
+
+    def on_leave(self, original, updated):
+        if is_trivia(type(original)):
+            return updated
+        self.seen.append(("leave", type(original).__name__))
+        if isinstance(updated, cst.Pass):
+            return cst.RemovalSentinel.REMOVE
+        if isinstance(updated, cst.SimpleStatementLine) and updated.body and isinstance(updated.body[0], cst.Del):
+            return cst.FlattenSentinel([updated, updated.with_changes(body=[cst.Expr(cst.Name("done"))])])
+        if isinstance(updated, cst.Name) and updated.value == "x":
+            return updated.with_changes(value="xx")
+        return updated
+
+
+class _Libcst(_Recorder, cst.CSTTransformer):
+    pass
+
+
+def test_transform_matches_libcst_visit():
+    for source in _sources():
+        module = cst.parse_module(source)
+        ours, theirs = _Recorder(), _Libcst()
+        new = transform(module, ours)
+        assert new.code == module.visit(theirs).code
+        assert ours.seen == theirs.seen
+
+
+def test_transform_copies_what_it_descends_into():
+    module = cst.parse_module("a = f(b)\n")
+    new = transform(module, _Recorder())
+    assert new is not module and new.body[0] is not module.body[0]
+    assert new.body[0].body[0].value.func is not module.body[0].body[0].value.func
+    assert new.code == module.code
+
+
+class _Names:
+    """Records the names read, skips lambdas."""
+
+    def __init__(self):
+        super().__init__()
+        self.seen = []
+
+    def visit_Name(self, node):
+        self.seen.append(node.value)
+
+    def visit_Lambda(self, node):
+        return False
+
+
+def test_visitor_and_walk_match_libcst_order():
+    Ours = type("Ours", (_Names, Visitor), {})
+    Theirs = type("Theirs", (_Names, cst.CSTVisitor), {})
+    for source in _sources():
+        module = cst.parse_module(source)
+        ours, theirs = Ours(), Theirs()
+        ours.visit(module)
+        module.visit(theirs)
+        assert ours.seen == theirs.seen
+        everything = []
+        module.visit(type("All", (cst.CSTVisitor,), {"on_visit": lambda self, n: everything.append(n) or True})())
+        assert {id(n) for n in walk(module)} == {id(n) for n in everything if not is_trivia(type(n))}
+
+
+def test_start_positions_match_position_provider():
+    for source in _sources():
+        module = cst.parse_module(source)
+        ranges = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+        nodes = [n for n in walk(module)]
+        expected = {n: (ranges[n].start.line, ranges[n].start.column + 1) for n in nodes}
+        assert start_positions(module, nodes) == expected
+        some = nodes[len(nodes) // 2: len(nodes) // 2 + 3]  # stops early: still right
+        assert start_positions(module, some) == {n: expected[n] for n in some}
+    assert start_positions(module, [cst.Name("elsewhere")]) == {}
