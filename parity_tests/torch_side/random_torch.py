@@ -10,8 +10,11 @@ from torch.utils.data import DataLoader, RandomSampler, SubsetRandomSampler
 from parity_tests.torch_side import random_torch_cases as cases
 
 
-class Drawing(cases.Items):
+class Drawing:
     """Each sample draws one float from torch's global stream (as a random transform does)."""
+
+    def __len__(self):
+        return cases.DRAWING_LEN
 
     def __getitem__(self, i):
         return torch.tensor([float(i), torch.rand(1).item()], dtype=torch.float64)
@@ -64,12 +67,12 @@ def samplers(seed, out):
             out[f"sampler/{name}/{kind}/{seed}"] = np.array(order + [torch.rand(1).item()])
         torch.manual_seed(seed)
         g = None if kind == "none" else torch.Generator().manual_seed(seed + 1)
-        dl = DataLoader(cases.Items(13), batch_size=4, shuffle=True, generator=g)
+        dl = DataLoader(list(range(13)), batch_size=4, shuffle=True, generator=g)
         order = [int(i) for _ in range(cases.EPOCHS) for b in dl for i in b]
         out[f"loader/{kind}/{seed}"] = np.array(order + [torch.rand(1).item()])
     for workers, persistent in ((0, False), (2, False), (2, True)):
         torch.manual_seed(seed)
-        dl = DataLoader(Drawing(9), batch_size=2, shuffle=True, num_workers=workers,
+        dl = DataLoader(Drawing(), batch_size=2, shuffle=True, num_workers=workers,
                         persistent_workers=persistent)
         batches = [b.numpy() for _ in range(2) for b in dl]
         after = torch.rand(1, dtype=torch.float64)[None].repeat(1, 2).numpy()

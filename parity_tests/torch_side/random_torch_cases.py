@@ -21,15 +21,5 @@ N_FLOAT = 4000      # floats per uniform draw (each uniform_ case rounds thousan
 N_INT = 50
 EPOCHS = 3
 
-
-class Items:
-    """A map-style dataset of its indices."""
-
-    def __init__(self, n):
-        self.n = n
-
-    def __len__(self):
-        return self.n
-
-    def __getitem__(self, i):
-        return i
+#: samples of the loader whose samples draw (``Drawing`` on each side)
+DRAWING_LEN = 9
