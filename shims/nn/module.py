@@ -490,6 +490,27 @@ for _name in TRAVERSALS:  # torch's generators: next() works on Jittor's layers 
             setattr(_cls, _name, _iterable_result(_cls.__dict__[_name]))
 
 
+def _plain_lists(fn):
+    """``fn``, a Jittor entry point taking lists of Vars, also taking :class:`IterList`: Jittor's C++
+    binding accepts exact lists only, so ``jt.grad(loss, model.parameters())`` and
+    ``jt.sync(model.parameters())`` (Jittor's own idioms) raised 'Wrong inputs arguments'."""
+    if getattr(fn, "_takes_iterlist", False):
+        return fn
+
+    def wrapper(*args, **kw):
+        args = [list(a) if type(a) is IterList else a for a in args]
+        kw = {k: list(v) if type(v) is IterList else v for k, v in kw.items()}
+        return fn(*args, **kw)
+
+    wrapper.__name__, wrapper.__qualname__, wrapper.__doc__ = fn.__name__, fn.__qualname__, fn.__doc__
+    wrapper._takes_iterlist = True
+    return wrapper
+
+
+for _name in ("grad", "sync", "fetch_sync"):
+    setattr(jt, _name, _plain_lists(getattr(jt, _name)))
+
+
 class _Container(Module):
     """Children kept in ``__dict__`` under their torch keys, so Jittor's traversal sees them."""
 

@@ -173,3 +173,18 @@ def test_traversals_work_with_next_as_torchs_generators():
     assert next(m.named_children())[0] == "conv"
     # a fresh call starts over, as torch's generators do; iterating never consumes the list
     assert next(m.parameters()) is m.scale and len(list(params)) == 3
+
+
+def test_traversal_lists_go_into_jittors_own_list_apis():
+    """Jittor's C++ binding takes exact lists only: ``jt.grad(loss, model.parameters())``,
+    ``jt.sync(...)`` and ``jt.fetch_sync(...)`` (Jittor's idioms) must still take the traversals'
+    lists (they raised 'Wrong inputs arguments' once parameters() returned a list subclass)."""
+    m = Blur()
+    params = m.parameters()
+    loss = m(jt.ones((1, 2, 4, 4))).sum()
+    grads = jt.grad(loss, params)
+    assert len(grads) == len(params) == 3
+    assert [g.shape for g in grads] == [p.shape for p in params]
+    jt.sync(m.parameters())
+    assert [a.shape for a in jt.fetch_sync(m.parameters())] == [tuple(p.shape) for p in params]
+    assert jt.grad(loss, targets=m.parameters())[0].shape == grads[0].shape
