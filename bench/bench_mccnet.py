@@ -7,8 +7,9 @@ Run from the repository root in ``.venv`` with Jittor's settings (``make bench``
 Times one training iteration's compute of the converted ``models_ref/mccnet`` ``Net``: the
 forward pass (six encoder passes, four decoder passes, upstream's six losses) at 256x256,
 batch 2, upstream's weighted loss, and the gradients of every decoder and MCC parameter
-(``jt.grad``, then ``jt.sync_all``); and, in a ``.venv-torch`` subprocess, the torch
-reference on the same inputs (``loss.backward()``).  Prints the ratio and writes
+(``jt.grad``, then ``jt.sync_all``); then the same forward pass without gradients; and, in a
+``.venv-torch`` subprocess, the torch reference on the same inputs (``loss.backward()``).
+Prints the ratios and writes
 ``build/bench/mccnet.json``.
 """
 from __future__ import annotations
@@ -47,26 +48,36 @@ def bench_inputs(batch: int, size: int, seed: int):
 
 
 def jittor_iterations(n: int, warmup: int, size: int, batch: int, seed: int):
-    """Seconds of the last ``n`` of ``warmup + n`` forward+backward passes of the converted Net."""
+    """Seconds of the last ``n`` of ``warmup + n`` forward+backward passes of the converted Net,
+    then of as many forward passes without gradients (the same loss)."""
     net = import_ported("models_ref.mccnet.net")
     jt.set_global_seed(seed)
     network = net.Net(net.vgg, net.decoder)
     network.train()
     params = [p for p in network.parameters() if p.requires_grad]
     inputs = {k: jt.array(v) for k, v in bench_inputs(batch, size, seed).items()}
-    seconds = []
-    for k in range(warmup + n):
-        t0 = time.perf_counter()
+
+    def weighted_loss():
         outs = network(inputs["content"], inputs["style"], inputs["noise"])
         loss = outs[0] * LOSS_WEIGHTS[0]
         for w, part in zip(LOSS_WEIGHTS[1:], outs[1:6]):
             loss = loss + part * w
-        grads = jt.grad(loss.sum(), params)
-        jt.sync(grads)
+        return loss.sum()
+
+    seconds, forward = [], []
+    for k in range(warmup + n):
+        t0 = time.perf_counter()
+        jt.sync(jt.grad(weighted_loss(), params))
         jt.sync_all()
         if k >= warmup:
             seconds.append(time.perf_counter() - t0)
-    return seconds
+    for k in range(warmup + n):
+        t0 = time.perf_counter()
+        with jt.no_grad():
+            weighted_loss().item()
+        if k >= warmup:
+            forward.append(time.perf_counter() - t0)
+    return seconds, forward
 
 
 def torch_iterations(n: int, warmup: int, size: int, batch: int, seed: int):
@@ -95,21 +106,27 @@ def main(argv=None) -> dict:
                  "the encoder halves the image four times")
 
     torch_res = torch_iterations(args.iters, args.warmup, args.size, args.batch, args.seed)
-    jt_seconds = jittor_iterations(args.iters, args.warmup, args.size, args.batch, args.seed)
+    jt_seconds, jt_forward = jittor_iterations(args.iters, args.warmup, args.size, args.batch, args.seed)
     t_torch = statistics.median(torch_res["seconds"])
     t_jt = statistics.median(jt_seconds)
+    f_torch, f_jt = statistics.median(torch_res["forward_seconds"]), statistics.median(jt_forward)
     result = {
         "model": f"MCCNet Net (full VGG-19 encoder), {args.size}x{args.size}, batch {args.batch}",
         "iteration": "Net.forward (6 encoder + 4 decoder passes, 6 losses) + gradients of decoder and MCC",
         "torch": {"median_s": t_torch, "seconds": torch_res["seconds"], "version": torch_res["framework"],
-                  "threads": torch_res["threads"]},
-        "jittor": {"median_s": t_jt, "seconds": jt_seconds, "version": jt.__version__},
+                  "threads": torch_res["threads"], "forward_median_s": f_torch,
+                  "forward_seconds": torch_res["forward_seconds"]},
+        "jittor": {"median_s": t_jt, "seconds": jt_seconds, "version": jt.__version__,
+                   "forward_median_s": f_jt, "forward_seconds": jt_forward},
         "ratio_jittor_over_torch": t_jt / t_torch,
+        "forward_ratio_jittor_over_torch": f_jt / f_torch,
     }
     RESULT.parent.mkdir(parents=True, exist_ok=True)
     RESULT.write_text(json.dumps(result, indent=1))
     print(f"MCCNet Net forward+backward {args.size}x{args.size} batch {args.batch} (median of {args.iters}): "
           f"torch {t_torch:.2f} s, jittor {t_jt:.2f} s, ratio jittor/torch {result['ratio_jittor_over_torch']:.2f}")
+    print(f"MCCNet Net forward (no gradients): torch {f_torch:.2f} s, jittor {f_jt:.2f} s, "
+          f"ratio jittor/torch {result['forward_ratio_jittor_over_torch']:.2f}")
     print(f"written to {RESULT.relative_to(ROOT)}")
     return result
 

@@ -1,11 +1,14 @@
 """StyleGAN2: speed of the converted generator/discriminator vs the torch reference, and Jittor's
 live-variable count over a long training run.
 
-    env $(python3 shims/env.py --exports) .venv/bin/python bench/bench_stylegan2.py [--iters 200]
+    env $(python3 shims/env.py --exports) .venv/bin/python bench/bench_stylegan2.py [--size paper256] [--iters 200]
 
-1. Forward + backward time of G and D (same sizes, same weights) under Jittor (the conversion
-   of ``models_ref/stylegan2`` in ``build/ported``) and under torch (this script re-run by
-   ``.venv-torch`` with ``--torch-side``), in the same invocation, printed as a ratio.
+1. Forward (no gradients) and forward + backward time of G and D (same sizes, same weights)
+   under Jittor (the conversion of ``models_ref/stylegan2`` in ``build/ported``) and under torch
+   (this script re-run by ``.venv-torch`` with ``--torch-side``), in the same invocation, printed
+   as ratios.  ``--size paper256`` (default) is StyleGAN2-ADA's ``paper256`` configuration
+   (256x256, channel base 16384 up to 512 channels, 8 mapping layers, z and w of 512) at batch 2;
+   ``small`` is the 32x32, 64-channel network of the tests.
 2. ``jt.number_of_lived_vars()`` every 10 of ``--iters`` full training iterations (four phases,
    Adam, G_ema): it must stay flat (Jittor's lazy graph must not grow, see jittor_gaps X5).
 """
@@ -21,44 +24,62 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-BATCH = 4
-G_KW = dict(z_dim=32, c_dim=0, w_dim=32, img_resolution=32, img_channels=3,
-            mapping_kwargs=dict(num_layers=2),
-            synthesis_kwargs=dict(channel_base=1024, channel_max=64, num_fp16_res=0, conv_clamp=256))
-D_KW = dict(c_dim=0, img_resolution=32, img_channels=3, channel_base=1024, channel_max=64,
-            num_fp16_res=0, conv_clamp=256)
-WARMUP, TIMED = 2, 5
+SIZES = {  # timed: (warm-up runs, timed runs) of each pass
+    "small": dict(batch=4, timed=(2, 5), G=dict(z_dim=32, c_dim=0, w_dim=32, img_resolution=32, img_channels=3,
+                                 mapping_kwargs=dict(num_layers=2),
+                                 synthesis_kwargs=dict(channel_base=1024, channel_max=64, num_fp16_res=0,
+                                                       conv_clamp=256)),
+                  D=dict(c_dim=0, img_resolution=32, img_channels=3, channel_base=1024, channel_max=64,
+                         num_fp16_res=0, conv_clamp=256)),
+    # train.py --cfg=paper256 (float32: upstream's fp16 layers run on CUDA only)
+    "paper256": dict(batch=2, timed=(1, 3), G=dict(z_dim=512, c_dim=0, w_dim=512, img_resolution=256, img_channels=3,
+                                     mapping_kwargs=dict(num_layers=8),
+                                     synthesis_kwargs=dict(channel_base=16384, channel_max=512, num_fp16_res=0,
+                                                           conv_clamp=256)),
+                     D=dict(c_dim=0, img_resolution=256, img_channels=3, channel_base=16384, channel_max=512,
+                            num_fp16_res=0, conv_clamp=256)),
+}
 
 
-def _inputs():
+def _inputs(size: dict):
     import numpy as np
 
     rng = np.random.default_rng(0)
-    return (rng.standard_normal((BATCH, G_KW["z_dim"])).astype("float32"),
-            rng.standard_normal((BATCH, 3, 32, 32)).astype("float32"))
+    res = size["G"]["img_resolution"]
+    return (rng.standard_normal((size["batch"], size["G"]["z_dim"])).astype("float32"),
+            rng.standard_normal((size["batch"], 3, res, res)).astype("float32"))
 
 
-def _time(step) -> float:
-    """Median seconds of ``step()`` after warm-up."""
-    for _ in range(WARMUP):
+def _time(step, timed) -> float:
+    """Median seconds of ``step()`` after warm-up (``timed``: warm-up runs, timed runs)."""
+    warmup, runs = timed
+    for _ in range(warmup):
         step()
     times = []
-    for _ in range(TIMED):
+    for _ in range(runs):
         t0 = time.perf_counter()
         step()
         times.append(time.perf_counter() - t0)
     return sorted(times)[len(times) // 2]
 
 
-def torch_side() -> dict:
-    """Forward+backward seconds of the torch reference (runs in .venv-torch)."""
+def torch_side(size: dict) -> dict:
+    """Forward and forward+backward seconds of the torch reference (runs in .venv-torch)."""
     import torch
 
     from models_ref.stylegan2 import networks
 
     torch.manual_seed(0)
-    G, D = networks.Generator(**G_KW), networks.Discriminator(**D_KW)
-    z, img = (torch.from_numpy(a) for a in _inputs())
+    G, D = networks.Generator(**size["G"]), networks.Discriminator(**size["D"])
+    z, img = (torch.from_numpy(a) for a in _inputs(size))
+
+    def g_fwd():
+        with torch.no_grad():
+            G(z, None, noise_mode="const")
+
+    def d_fwd():
+        with torch.no_grad():
+            D(img, None)
 
     def g_step():
         G.zero_grad(set_to_none=True)
@@ -67,27 +88,39 @@ def torch_side() -> dict:
     def d_step():
         D.zero_grad(set_to_none=True)
         D(img, None).square().mean().backward()
-    return {"G": _time(g_step), "D": _time(d_step), "threads": torch.get_num_threads()}
+    timed = size["timed"]
+    return {"G": _time(g_step, timed), "D": _time(d_step, timed), "G_fwd": _time(g_fwd, timed),
+            "D_fwd": _time(d_fwd, timed), "threads": torch.get_num_threads()}
 
 
-def jittor_side() -> dict:
-    """Forward+backward seconds of the converted networks."""
+def jittor_side(size: dict) -> dict:
+    """Forward and forward+backward seconds of the converted networks."""
     import jittor as jt
 
     from parity_tests.ported import import_ported
 
     networks = import_ported("models_ref.stylegan2.networks")
     jt.set_global_seed(0)
-    G, D = networks.Generator(**G_KW), networks.Discriminator(**D_KW)
-    z, img = (jt.array(a) for a in _inputs())
+    G, D = networks.Generator(**size["G"]), networks.Discriminator(**size["D"])
+    z, img = (jt.array(a) for a in _inputs(size))
     g_params, d_params = G.parameters(), D.parameters()
+
+    def g_fwd():
+        with jt.no_grad():
+            G(z, None, noise_mode="const").sync()
+
+    def d_fwd():
+        with jt.no_grad():
+            D(img, None).sync()
 
     def g_step():
         jt.sync(jt.grad(G(z, None, noise_mode="const").sqr().mean(), g_params))
 
     def d_step():
         jt.sync(jt.grad(D(img, None).sqr().mean(), d_params))
-    return {"G": _time(g_step), "D": _time(d_step)}
+    timed = size["timed"]
+    return {"G": _time(g_step, timed), "D": _time(d_step, timed), "G_fwd": _time(g_fwd, timed),
+            "D_fwd": _time(d_fwd, timed)}
 
 
 def lived_vars(iters: int) -> list:
@@ -127,26 +160,31 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--torch-side", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--iters", type=int, default=200, help="training iterations for the lived-vars probe")
+    ap.add_argument("--size", choices=sorted(SIZES), default="paper256")
     args = ap.parse_args()
+    size = SIZES[args.size]
     if args.torch_side:
-        print(json.dumps(torch_side()))
+        print(json.dumps(torch_side(size)))
         return 0
 
     import shims  # noqa: F401  (Jittor environment first)
     from porter.parity.torchside import torch_python
 
-    proc = subprocess.run([str(torch_python()), __file__, "--torch-side"], cwd=ROOT, capture_output=True,
-                          text=True, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    proc = subprocess.run([str(torch_python()), __file__, "--torch-side", "--size", args.size], cwd=ROOT,
+                          capture_output=True, text=True, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
     if proc.returncode != 0:
         print(proc.stderr[-4000:], file=sys.stderr)
         return 1
     t = json.loads(proc.stdout.strip().splitlines()[-1])
-    j = jittor_side()
-    print(f"StyleGAN2 forward+backward, batch {BATCH}, 32x32, median of {TIMED} after {WARMUP} warm-up "
+    j = jittor_side(size)
+    res = size["G"]["img_resolution"]
+    warmup, runs = size["timed"]
+    print(f"StyleGAN2 {args.size}: batch {size['batch']}, {res}x{res}, median of {runs} after {warmup} warm-up "
           f"(torch threads: {t['threads']})")
-    print(f"{'net':<4} {'torch s':>9} {'jittor s':>9} {'jittor/torch':>13}")
+    print(f"{'net':<4} {'pass':<8} {'torch s':>9} {'jittor s':>9} {'jittor/torch':>13}")
     for net in ("G", "D"):
-        print(f"{net:<4} {t[net]:>9.4f} {j[net]:>9.4f} {j[net] / t[net]:>13.2f}")
+        for key, what in ((net + "_fwd", "fwd"), (net, "fwd+bwd")):
+            print(f"{net:<4} {what:<8} {t[key]:>9.4f} {j[key]:>9.4f} {j[key] / t[key]:>13.2f}")
 
     samples = lived_vars(args.iters)
     first, last = samples[0][1], samples[-1][1]

@@ -4,10 +4,11 @@ Runs, one Jittor process at a time (each also starts its torch side in ``.venv-t
 
 * ``bench_micro.py``: conv, VGG-19 features, matmul; forward and forward+backward, paired and
   interleaved;
-* ``bench_stylegan2.py``: G and D forward+backward (batch 4, 32x32) and the live-variable
-  count over ``--sg-iters`` training iterations;
-* ``bench_mccnet.py``: ``Net`` forward+backward (full VGG-19 encoder, 256x256, batch 2);
-* ``bench_hisd.py``: one ``HiSD_Trainer.update`` (tiny_config: 64x64, batch 2);
+* ``bench_stylegan2.py``: G and D forward and forward+backward (``paper256``: 256x256, up to 512
+  channels, batch 2) and the live-variable count over ``--sg-iters`` training iterations;
+* ``bench_mccnet.py``: ``Net`` forward and forward+backward (full VGG-19 encoder, 256x256, batch 2);
+* ``bench_hisd.py``: one ``HiSD_Trainer.update`` and one ``sample`` (upstream's celeba-hq networks:
+  128x128, batch 2);
 
 and prints each one's Jittor/torch time ratio and the peak resident memory of the Jittor
 process running the converted code (``ru_maxrss`` of that process alone, its torch child
@@ -61,18 +62,22 @@ def main(argv=None) -> int:
 
     out, peak = run_bench("bench_stylegan2.py", "--iters", str(args.sg_iters))
     print(out.split("PEAK_RSS_KB")[0].rstrip())
-    for net, t, j in re.findall(r"^(G|D)\s+([\d.]+)\s+([\d.]+)", out, re.M):
-        rows.append((f"StyleGAN2 {net}", "fwd+bwd b4 32x32", float(t), float(j), peak))
+    for net, what, t, j in re.findall(r"^(G|D)\s+(fwd\+bwd|fwd)\s+([\d.]+)\s+([\d.]+)", out, re.M):
+        rows.append((f"StyleGAN2 {net}", f"{what} b2 256x256", float(t), float(j), peak))
 
     out, peak = run_bench("bench_mccnet.py")
     print(out.split("PEAK_RSS_KB")[0].rstrip())
     m = json.loads((OUT / "mccnet.json").read_text())
+    rows.append(("MCCNet Net", "fwd b2 256x256", m["torch"]["forward_median_s"], m["jittor"]["forward_median_s"],
+                 peak))
     rows.append(("MCCNet Net", "fwd+bwd b2 256x256", m["torch"]["median_s"], m["jittor"]["median_s"], peak))
 
     out, peak = run_bench("bench_hisd.py", "--graph-iters", "50")
     print(out.split("PEAK_RSS_KB")[0].rstrip())
     h = json.loads((OUT / "hisd.json").read_text())
-    rows.append(("HiSD trainer", "update b2 64x64", h["torch"]["median_s"], h["jittor"]["median_s"], peak))
+    rows.append(("HiSD gen_test", "sample b2 128x128", h["torch"]["forward_median_s"],
+                 h["jittor"]["forward_median_s"], peak))
+    rows.append(("HiSD trainer", "update b2 128x128", h["torch"]["median_s"], h["jittor"]["median_s"], peak))
 
     print(f"\nuse_mkl={os.environ.get('use_mkl', '1')}  (jittor/torch time; peak = Jittor process RSS)")
     print(f"{'benchmark':<14} {'what':<20} {'torch s':>9} {'jittor s':>9} {'ratio':>7} {'peak MiB':>9}")

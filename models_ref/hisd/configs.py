@@ -47,6 +47,30 @@ def tiny_config():
 
 
 
+def celeba_hq_config(batch_size=2):
+    """Upstream's ``configs/celeba-hq.yaml`` networks as they train: 128x128 images, its three tags
+    (Bangs, Eyeglasses, HairColor), its channels (discriminators and extractors up to 2048), style
+    256, noise 32.  Only the batch is smaller (upstream: 8), so that benchmarks on a CPU finish."""
+    cfg = tiny_config()
+    cfg.update({
+        'batch_size': batch_size,
+        'style_dim': 256,
+        'noise_dim': 32,
+        'discriminators': {'channels': [64, 128, 256, 512, 1024, 2048]},
+        'extractors': {'channels': [64, 128, 256, 512, 1024, 2048]},
+        'encoder': {'channels': [64, 128, 256]},
+        'translators': {'channels': [64] * 8},
+        'decoder': {'channels': [256, 128, 64]},
+        'mappers': {'pre_channels': [256, 256, 256], 'post_channels': [256, 256, 256]},
+        'tags': [_tag('Bangs', ['with', 'without']), _tag('Eyeglasses', ['with', 'without']),
+                 _tag('HairColor', ['black', 'blond', 'brown'])],
+        'new_size': 128,
+        'crop_image_height': 128,
+        'crop_image_width': 128,
+    })
+    return cfg
+
+
 def micro_config():
     """``tiny_config`` shrunk further (32x32, channels 4-8, one translator block) for runs of
     hundreds of iterations, such as watching Jittor's graph for growth."""
@@ -65,6 +89,7 @@ def micro_config():
         'crop_image_width': 32,
     })
     return cfg
+
 
 def sample_draws(cfg, n, seed, batch=None):
     """``n`` training draws as upstream's ``train.py`` makes them: a tag ``i`` by

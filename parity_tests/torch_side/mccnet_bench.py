@@ -1,4 +1,5 @@
-"""Torch side of ``bench/bench_mccnet.py``: time ``Net`` forward + backward in ``.venv-torch``.
+"""Torch side of ``bench/bench_mccnet.py``: time ``Net`` forward + backward, then forward alone
+(no gradients), in ``.venv-torch``.
 
 Writes ``<out>/timing.json`` with the seconds of every timed iteration: ``Net.forward`` on a
 (batch, 3, size, size) content/style pair with injected noise, upstream's weighted loss, and
@@ -45,9 +46,16 @@ def main():
         loss.backward()
         if k >= args.warmup:
             seconds.append(time.perf_counter() - t0)
+    forward = []  # the same forward and loss without gradients
+    for k in range(args.warmup + args.iters):
+        t0 = time.perf_counter()
+        with torch.no_grad():
+            upstream_loss(network(inputs["content"], inputs["style"], inputs["noise"]), inputs).item()
+        if k >= args.warmup:
+            forward.append(time.perf_counter() - t0)
     (out / "timing.json").write_text(json.dumps({
         "framework": "torch " + torch.__version__, "threads": torch.get_num_threads(),
-        "loss_weights": [float(w) for w in LOSS_WEIGHTS], "seconds": seconds}))
+        "loss_weights": [float(w) for w in LOSS_WEIGHTS], "seconds": seconds, "forward_seconds": forward}))
 
 
 if __name__ == "__main__":
