@@ -11,7 +11,35 @@ import functools
 
 import jittor as jt
 
-__all__ = ["no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled"]
+__all__ = ["no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled", "defer_sync"]
+
+# Vars written in place inside a grad-mode block (``copy_`` under ``no_grad``: the EMA idiom), synced
+# together when the block exits: one graph run for a model's worth of writes instead of one each
+# (HiSD's update_average spent 20% of a training step in per-parameter syncs).
+_open_blocks = [0]
+_pending: list = []  # (Var, restart its gradient after the sync)
+
+
+def defer_sync(var, restart_grad: bool) -> None:
+    """Sync ``var`` when the innermost open grad-mode block exits (at once outside any), then,
+    when ``restart_grad``, let it require gradients again."""
+    if _open_blocks[0]:
+        _pending.append((var, restart_grad))
+        return
+    var.sync()
+    if restart_grad:
+        var.start_grad()
+
+
+def _flush() -> None:
+    if not _pending:
+        return
+    written = list(_pending)
+    _pending.clear()
+    jt.sync([v for v, _ in written])
+    for v, restart in written:
+        if restart:
+            v.start_grad()
 
 
 class no_grad:  # noqa: N801  (torch's name)
@@ -30,10 +58,15 @@ class no_grad:  # noqa: N801  (torch's name)
     def __enter__(self):
         self._saved.append(jt.flags.no_grad)
         jt.flags.no_grad = 0 if self._grad else 1
+        _open_blocks[0] += 1
         return self
 
     def __exit__(self, *exc) -> bool:
-        jt.flags.no_grad = self._saved.pop()
+        _open_blocks[0] -= 1
+        try:
+            _flush()
+        finally:
+            jt.flags.no_grad = self._saved.pop()
         return False
 
     def __call__(self, func):

@@ -7,6 +7,7 @@ from typing import Optional
 import jittor as jt
 import numpy as np
 
+from ..grad_mode import defer_sync
 from ._common import _FLOAT_DTYPES, _inplace, _is_int, _scaled
 from .shape import where
 
@@ -259,9 +260,10 @@ def copy_(input, src, non_blocking: bool = False):
     its dtype) in place; gradients flow to ``src`` as in torch.
 
     Under ``no_grad`` (the EMA idiom: ``p_ema.copy_(beta * p_ema + (1 - beta) * p)`` every step)
-    the written Var is synced at once.  Jittor would keep the write pending until the Var is
-    read, and an EMA copy read only at checkpoints grows the live graph every step until memory
-    runs out (jittor_gaps X5; HiSD's port hit it).  A Var that required grad keeps requiring it
+    the written Var is synced when the ``no_grad`` block exits, together with every other Var
+    written there (at once outside a block).  Jittor would keep the write pending until the Var
+    is read, and an EMA copy read only at checkpoints grows the live graph every step until
+    memory runs out (jittor_gaps X5; HiSD's port hit it).  A Var that required grad keeps requiring it
     (Jittor's writes under ``no_grad`` stop it; torch's ``copy_`` does not).
 
     A Var copied as it is (same shape and dtype) is cloned first: assigning a Var's own node
@@ -276,9 +278,7 @@ def copy_(input, src, non_blocking: bool = False):
     trainable = not input.is_stop_grad()
     input.assign(value.cast(input.dtype))
     if jt.flags.no_grad:
-        input.sync()
-        if trainable:
-            input.start_grad()
+        defer_sync(input, trainable)
     return input
 
 
