@@ -16,7 +16,7 @@ rules have left a node:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple, Type
+from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Set, Tuple, Type
 
 import libcst as cst
 
@@ -30,8 +30,7 @@ MARKER = "# jtport:"
 
 _STATEMENTS = (cst.SimpleStatementLine, cst.BaseCompoundStatement, cst.Decorator,
                cst.ExceptHandler, cst.Else, cst.Finally)
-_is_statement = type_check(_STATEMENTS)
-_opens_markers = type_check((*_STATEMENTS, cst.IndentedBlock))
+_OPENS_MARKERS = (*_STATEMENTS, cst.IndentedBlock)
 _is_block = type_check((cst.IndentedBlock, cst.Module))
 
 
@@ -107,6 +106,17 @@ def _check_hooks(rule_type: type) -> None:
         _CHECKED.add(rule_type)
 
 
+class _Kind(NamedTuple):
+    """How the driver treats one node type."""
+
+    visits: tuple      # the rules' visit_X hooks
+    leaves: tuple      # the rules' leave_X hooks
+    opens: bool        # a statement or block: collects the markers of what it holds
+    statement: bool    # markers are added to it
+    use: bool          # may be a torch use, or a call of one
+    tracked: bool      # may be a torch import
+
+
 class RuleDriver:
     """Calls every rule's ``visit_X``/``leave_X`` per node, then handles leftovers and marks.
 
@@ -127,29 +137,35 @@ class RuleDriver:
         self.placed: List[Tuple[_Pending, cst.CSTNode]] = []   # (pending, its statement)
         self.located: List[Tuple[Finding, cst.CSTNode]] = []    # (finding, node it reports)
         self._marks_seen = 0
-        self._dispatch: Dict[Tuple[str, str], list] = {}
         self._on_path: List[bool] = [False]
         self.hot = ctx.names.hot_statements
+        self._kinds: Dict[type, _Kind] = {}
+        self._use_types = {type(n) for n in self.uses}
+        self._tracked_types = {type(n) for n in self.tracked}
 
-    def _methods(self, prefix: str, type_name: str) -> list:
-        key = (prefix, type_name)
-        found = self._dispatch.get(key)
-        if found is None:
-            attr = f"{prefix}_{type_name}"
-            found = [getattr(r, attr) for r in self.rules if _overrides(type(r), attr)]
-            self._dispatch[key] = found
-        return found
+    def _kind(self, t: type) -> "_Kind":
+        """What the driver does with nodes of type ``t`` (found once per file and type)."""
+        def hooks(prefix: str) -> tuple:
+            attr = f"{prefix}_{t.__name__}"
+            return tuple(getattr(r, attr) for r in self.rules if _overrides(type(r), attr))
+        kind = self._kinds[t] = _Kind(hooks("visit"), hooks("leave"), issubclass(t, _OPENS_MARKERS),
+                                      issubclass(t, _STATEMENTS), t in self._use_types or t is cst.Call,
+                                      t in self._tracked_types)
+        return kind
 
     # -- traversal ----------------------------------------------------------------------
     def on_visit(self, node: cst.CSTNode) -> bool:
+        t = type(node)
+        kind = self._kinds.get(t) or self._kind(t)
         self._on_path.append(False)
-        if _opens_markers(node):
+        if kind.opens:
             self.pending.append([])
-        hot = self.hot
-        if hot is not None and type(node) is cst.SimpleStatementLine and node not in hot:
+        if t is cst.SimpleStatementLine and self.hot is not None and node not in self.hot:
             return False  # nothing in it any rule reacts to: left as it is, not rebuilt
+        if not kind.visits:
+            return True
         descend = True
-        for visit in self._methods("visit", type(node).__name__):
+        for visit in kind.visits:
             if visit(node) is False:
                 descend = False
         if self._marks_seen < len(self.ctx.marks):
@@ -160,30 +176,26 @@ class RuleDriver:
         self._take_marks(None)
 
     def on_leave(self, original: cst.CSTNode, updated: cst.CSTNode):
+        t = type(original)
+        kind = self._kinds.get(t) or self._kind(t)
         result = updated
-        for leave in self._methods("leave", type(original).__name__):
+        for leave in kind.leaves:
             result = leave(original, result)
-            if type(result) is not type(original):
+            if type(result) is not t:
                 break
         on_path = self._on_path.pop()
-        if original in self.tracked:
+        if kind.tracked and original in self.tracked:
             self.result.translated[original] = result
             on_path = True
-        calls = self.ctx.names.call_funcs
-        if original in self.uses and original not in calls and original not in self.ctx.handled_nodes \
-                and is_node(result):
-            result = self._leftover(original, result)
-        elif type(original) is cst.Call and type(result) is cst.Call:
-            # a callee is decided with its call: rules convert ``f(...)`` as a whole
-            func = original.func
-            if func in self.uses and func not in self.ctx.handled_nodes:
-                result = result.with_changes(func=self._leftover(func, result.func))
-        self._take_marks(result)
-        if type(original) is cst.IndentedBlock:
+        if kind.use:
+            result = self._uses_left(original, result)
+        if self._marks_seen < len(self.ctx.marks):
+            self._take_marks(result)
+        if t is cst.IndentedBlock:
             inner = self.pending.pop()
             if inner and self.pending:
                 self.pending[-1].extend(inner)
-        elif _is_statement(original) and is_node(result):
+        elif kind.statement and is_node(result):
             result = self._close_statement(result)
         if self.result.statement_marks and _is_block(result) and any(
                 s in self.result.statement_marks for s in result.body):
@@ -191,6 +203,18 @@ class RuleDriver:
         if on_path and not isinstance(result, (cst.RemovalSentinel, cst.FlattenSentinel)):
             self.result.paths.add(result)
             self._on_path[-1] = True
+        return result
+
+    def _uses_left(self, original: cst.CSTNode, result):
+        """Mark a torch use (or the callee of a call) that no rule converted."""
+        if original in self.uses and original not in self.ctx.names.call_funcs \
+                and original not in self.ctx.handled_nodes and is_node(result):
+            return self._leftover(original, result)
+        if type(original) is cst.Call and type(result) is cst.Call:
+            # a callee is decided with its call: rules convert ``f(...)`` as a whole
+            func = original.func
+            if func in self.uses and func not in self.ctx.handled_nodes:
+                return result.with_changes(func=self._leftover(func, result.func))
         return result
 
     # -- leftovers and marks ------------------------------------------------------------

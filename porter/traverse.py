@@ -24,7 +24,7 @@ import dataclasses
 import inspect
 import textwrap
 import typing
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -121,14 +121,59 @@ def child_fields(cls: type) -> Tuple[str, ...]:
     return found
 
 
+_WALKED: Dict[type, bool] = {}
+
+
+def _walked(t: type) -> bool:
+    """A node type, and no trivia (what :func:`walk` and :func:`children` return)."""
+    known = _WALKED.get(t)
+    if known is None:
+        known = _WALKED[t] = issubclass(t, cst.CSTNode) and not is_trivia(t)
+    return known
+
+
+def walk(node: cst.CSTNode, skip: Optional[Callable[[cst.CSTNode], Sequence[cst.CSTNode]]] = None
+         ) -> List[cst.CSTNode]:
+    """Every non-trivia node of a subtree, ``node`` first (order otherwise unspecified).
+
+    ``skip(n)`` may return children of ``n`` whose subtrees are left out.  Reads the fields
+    directly: several times faster than a ``CSTVisitor``, which rebuilds every node."""
+    out: List[cst.CSTNode] = []
+    stack = [node]
+    fields_of, walked = _CHILD_FIELDS, _WALKED
+    skipped: Set[int] = set()
+    while stack:
+        n = stack.pop()
+        if skipped and id(n) in skipped:
+            continue
+        out.append(n)
+        if skip is not None:
+            skipped.update(id(c) for c in skip(n))
+        t = type(n)
+        names = fields_of.get(t)
+        for name in child_fields(t) if names is None else names:
+            v = getattr(n, name)
+            tv = type(v)
+            if tv is tuple or tv is list:
+                for x in v:
+                    ok = walked.get(type(x))
+                    if ok or (ok is None and _walked(type(x))):
+                        stack.append(x)
+            else:
+                ok = walked.get(tv)
+                if ok or (ok is None and _walked(tv)):
+                    stack.append(v)
+    return out
+
+
 def children(node: cst.CSTNode) -> List[cst.CSTNode]:
     """The non-trivia children of ``node``, in libcst's visiting order."""
     out: List[cst.CSTNode] = []
     for name in child_fields(type(node)):
         value = getattr(node, name)
         if type(value) is tuple or type(value) is list:
-            out.extend(v for v in value if not is_trivia(type(v)))
-        elif is_node(value) and not is_trivia(type(value)):
+            out.extend(v for v in value if _walked(type(v)))
+        elif _walked(type(value)):
             out.append(value)
     return out
 
@@ -216,38 +261,48 @@ class _Transform:
             hook()
 
     def _children(self, node: cst.CSTNode):
+        t = type(node)
+        fields = _PLANS.get(t) or plan(t)
+        watch = self.t.trivia_hook is not None  # rare: marks wait for the next node left
         changes: Dict[str, object] = {}
         pure = True
-        for f in plan(type(node)):
-            value = getattr(node, f.name)
+        for f in fields:
             if f.trivia:
-                self._trivia(value)
+                if watch:
+                    self._trivia(getattr(node, f.name))
                 continue
-            if type(value) is tuple or type(value) is list:
+            value = getattr(node, f.name)
+            tv = type(value)
+            if tv is tuple or tv is list:
                 out = []
                 for child in value:
-                    if is_trivia(type(child)):
-                        self._trivia(child)
+                    if not _walked(type(child)):
+                        if watch:
+                            self._trivia(child)
                         out.append(child)
                         continue
                     result = self.visit(child)
-                    pure = pure and self.pure
-                    if isinstance(result, cst.RemovalSentinel):
-                        continue
-                    items = result if isinstance(result, cst.FlattenSentinel) else (result,)
-                    if f.body:  # a statement that became empty goes (libcst's visit_body_iterable)
-                        keep = child._is_removable()
-                        out.extend(r for r in items if keep or not r._is_removable())
-                    else:
-                        out.extend(items)
+                    watch = self.t.trivia_hook is not None
+                    if not self.pure:
+                        pure = False
+                    if is_node(result):
+                        if not f.body or child._is_removable() or not result._is_removable():
+                            out.append(result)
+                    elif not isinstance(result, cst.RemovalSentinel):  # a FlattenSentinel
+                        # a statement that became empty goes (libcst's visit_body_iterable)
+                        keep = not f.body or child._is_removable()
+                        out.extend(r for r in result if keep or not r._is_removable())
                 changes[f.name] = tuple(out)
             elif is_node(value):
-                if is_trivia(type(value)):
-                    self._trivia(value)
+                if not _walked(tv):
+                    if watch:
+                        self._trivia(value)
                     continue
                 result = self.visit(value)
-                pure = pure and self.pure
-                changes[f.name] = self._single(f, value, result)
+                watch = self.t.trivia_hook is not None
+                if not self.pure:
+                    pure = False
+                changes[f.name] = result if is_node(result) else self._single(f, value, result)
         if pure:
             return _copy(node, changes), True
         return node.with_changes(**changes), False

@@ -124,3 +124,40 @@ def test_start_positions_match_position_provider():
         some = nodes[len(nodes) // 2: len(nodes) // 2 + 3]  # stops early: still right
         assert start_positions(module, some) == {n: expected[n] for n in some}
     assert start_positions(module, [cst.Name("elsewhere")]) == {}
+
+
+class _Waiter:
+    """Starts waiting on entering a class, def, decorator or call; records where the wait ends:
+    at the next node left, trivia included (through ``trivia_hook`` for transform)."""
+
+    def __init__(self):
+        super().__init__()
+        self.seen, self.waiting, self.trivia_hook = [], False, None
+
+    def on_visit(self, node):
+        if isinstance(node, (cst.ClassDef, cst.FunctionDef, cst.Decorator, cst.Call)):
+            self.waiting = True
+            self.trivia_hook = self._at_trivia
+        return True
+
+    def _at_trivia(self):
+        self.seen.append("trivia")
+        self.waiting, self.trivia_hook = False, None
+
+    def on_leave(self, original, updated):
+        if self.waiting:
+            if is_trivia(type(original)):
+                self._at_trivia()
+            else:
+                self.seen.append(type(original).__name__)
+                self.waiting, self.trivia_hook = False, None
+        return updated
+
+
+def test_trivia_hook_runs_where_libcst_leaves_trivia():
+    for source in _sources():
+        module = cst.parse_module(source)
+        ours, theirs = _Waiter(), type("W", (_Waiter, cst.CSTTransformer), {})()
+        assert transform(module, ours).code == module.visit(theirs).code
+        assert ours.seen == theirs.seen
+        assert "trivia" in ours.seen or source != SAMPLE
