@@ -36,18 +36,19 @@ toggles are exact); ``jt.grad`` returns zeros for targets the loss does not reac
 """
 from __future__ import annotations
 
-import os
 import sys
 import weakref
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import jittor as jt
 
-__all__ = ["backward", "grads_reached", "leaves", "register_leaf", "register_hook", "RemovableHandle", "Function"]
+__all__ = ["backward", "grads_reached", "leaves", "register_leaf", "register_hook", "zero_grads", "RemovableHandle",
+           "Function"]
 
 _GRAD = "_jtport_grad"      # the stored gradient (a Var) of a leaf
 _LEAF = "_jtport_leaf"      # True on a Var known to be a leaf that requires grad
 _HOOKS = "_jtport_hooks"    # a leaf's gradient hooks, in registration order
+_hooks_registered = False   # whether any Var ever had a hook: backward looks for hooks only then
 
 _C_REQUIRES_GRAD = jt.Var.__dict__["requires_grad"]  # Jittor's getset: not is_stop_grad()
 _C_START_GRAD = jt.Var.start_grad
@@ -107,6 +108,8 @@ def register_leaf(v: jt.Var) -> jt.Var:
         return v
     _explicit[id(v)] = v
     setattr(v, _LEAF, True)
+    if not hasattr(v, _GRAD):
+        setattr(v, _GRAD, None)  # read each step (optimizers): a missing attribute costs an exception
     if len(_explicit) >= 2 * _explicit_pruned_at:
         _prune()
     return v
@@ -120,60 +123,30 @@ def leaves() -> List[jt.Var]:
     """Every live leaf that requires grad, in a deterministic order: module parameters in the
     order their modules were constructed, then the explicit leaves in registration order."""
     global _modules_pruned_at
-    out: List[jt.Var] = []
-    seen = set()
-    live = []
+    out: Dict[int, jt.Var] = {}  # by id: a Var shared by modules (tied weights) counts once
+    dead = False
     var, plist = jt.Var, jt.nn.ParameterList
     for ref in _modules:
         m = ref()
         if m is None:
+            dead = True
             continue
-        live.append(ref)
-        d = m.params if isinstance(m, plist) else m.__dict__
-        for k, v in d.items():
+        for k, v in (m.params if isinstance(m, plist) else m.__dict__).items():
             if type(v) is var and not v.is_stop_grad() and v.dtype.is_float() \
-                    and not (isinstance(k, str) and k.startswith("_")) and id(v) not in seen:
-                seen.add(id(v))
-                out.append(v)
-    if len(live) != len(_modules):
-        _modules[:] = live
-        _modules_pruned_at = max(64, len(live))
+                    and not (isinstance(k, str) and k.startswith("_")):
+                out.setdefault(id(v), v)
+    if dead:
+        _modules[:] = [r for r in _modules if r() is not None]
+        _modules_pruned_at = max(64, len(_modules))
     _prune()
-    for v in _explicit.values():
-        if id(v) not in seen and _trainable(v):
-            seen.add(id(v))
-            out.append(v)
-    return out
+    for k, v in _explicit.items():
+        if k not in out and _trainable(v):
+            out[k] = v
+    return list(out.values())
 
 
 # ---------------------------------------------------------------------------------------------
 # jt.grad that says which targets the loss reached
-
-# One name for every target during jt.grad: Jittor logs a broken gradient once per *name*, so
-# with this name it can log at most once, and that once happens in _silence(), discarded.
-_PROBE_NAME = "jtport.no_gradient_probe"
-_silenced = False
-
-
-def _silence() -> None:
-    """Spend Jittor's one log line for the probe name while stderr goes to /dev/null."""
-    global _silenced
-    if _silenced:
-        return
-    probe = jt.zeros(1)
-    probe.name(_PROBE_NAME)
-    sys.stderr.flush()
-    saved = os.dup(2)
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    try:
-        os.dup2(devnull, 2)
-        jt.grad(jt.ones(1).sum(), [probe])
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
-        os.close(devnull)
-    _silenced = True
-
 
 def grads_reached(loss: jt.Var, targets: Sequence[jt.Var], retain_graph: bool = False
                   ) -> Tuple[List[jt.Var], List[bool]]:
@@ -181,21 +154,20 @@ def grads_reached(loss: jt.Var, targets: Sequence[jt.Var], retain_graph: bool = 
 
     How: an extra target the loss cannot reach goes first.  Jittor creates the zero gradients of
     unreached targets after every real gradient, in target order, so a target is unreached
-    exactly when its gradient Var is not older than the probe's.  All targets carry one
-    temporary name meanwhile, so Jittor logs nothing (see :func:`_silence`)."""
-    _silence()
+    exactly when its gradient Var is not older than the probe's.  Jittor's log line for an
+    unreached target ("doesn't have gradient. It will be set to zero") is silenced meanwhile
+    (``log_silent``: one flag, where renaming every target cost two calls per target)."""
     probe = jt.zeros(1)
-    targets = [probe, *targets]
-    names = [t.name() for t in targets]
-    for t in targets:
-        t.name(_PROBE_NAME)
+    flags = jt.flags
+    silent = flags.log_silent
+    flags.log_silent = 1
     try:
-        grads = jt.grad(loss, targets, retain_graph)
+        grads = jt.grad(loss, [probe, *targets], retain_graph)
     finally:
-        for t, n in zip(targets, names):
-            t.name(n)
+        flags.log_silent = silent
     first_unreached = grads[0].id
-    return list(grads[1:]), [g.id < first_unreached for g in grads[1:]]
+    del grads[0]
+    return grads, [g.id < first_unreached for g in grads]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -271,39 +243,56 @@ def _accumulate(targets: List[jt.Var], grads: List[jt.Var], reached: List[bool],
     Under MPI, data-parallel modules average their parameters' gradients first."""
     from . import distributed as _distributed
 
+    if _distributed._in_mpi():
+        _accumulate_averaged(targets, grads, reached, create_graph, _distributed)
+        return
+    for p, g, r in zip(targets, grads, reached):
+        if r:
+            g = _hooked(p, g, create_graph)
+            old = getattr(p, _GRAD, None)
+            _store(p, old, g if old is None else old + g, create_graph)
+
+
+def _hooked(p: jt.Var, g: jt.Var, create_graph: bool, run_hooks: bool = True) -> jt.Var:
+    """The gradient ``g`` of ``p`` after ``p``'s hooks (with ``run_hooks``), detached unless
+    ``create_graph``."""
+    own = True  # g is jt.grad's: its flags are ours to set
+    if run_hooks and _hooks_registered:  # a getattr that misses raises inside (~0.7 us a call)
+        for hook in list(getattr(p, _HOOKS, ())):
+            new = hook(g)
+            if new is not None:
+                g, own = new, False
+    if not create_graph and not g.is_stop_grad():
+        g = g.stop_grad() if own else g.detach()
+    return g
+
+
+def _store(p: jt.Var, old: Optional[jt.Var], total: jt.Var, create_graph: bool) -> None:
+    """Make ``total`` (``old`` plus this backward's gradient) ``p``'s ``.grad``."""
+    if old is None or create_graph:
+        setattr(p, _GRAD, total)
+    else:
+        old.update(total)  # in place: a Var the code holds (g = p.grad) sees the sum
+
+
+def _accumulate_averaged(targets, grads, reached, create_graph: bool, distributed) -> None:
+    """:func:`_accumulate` under MPI: every target's total (an unreached one's with Jittor's zero
+    gradient, so that every process reduces the same parameters) goes through
+    ``distributed.average_gradients``; then the reached ones are stored."""
     totals: Dict[int, jt.Var] = {}
     got: Dict[int, bool] = {}
+    olds: Dict[int, Optional[jt.Var]] = {}
     by_id: Dict[int, jt.Var] = {}
-    ddp = _distributed._in_mpi()
     for p, g, r in zip(targets, grads, reached):
-        if not r and not ddp:
-            continue
-        own = True  # g is jt.grad's: its flags are ours to set
-        if r:
-            hooks = getattr(p, _HOOKS, None)
-            if hooks:
-                for hook in list(hooks):
-                    new = hook(g)
-                    if new is not None:
-                        g, own = new, False
-        if not create_graph and not g.is_stop_grad():
-            g = g.stop_grad() if own else g.detach()
-        old = getattr(p, _GRAD, None)
-        totals[id(p)] = g if old is None else old + g
-        got[id(p)] = r
-        by_id[id(p)] = p
-    if ddp:
-        # torch's reducer all-reduces .grad after each backward outside no_sync
-        _distributed.average_gradients(totals, got)
+        k = id(p)
+        g = _hooked(p, g, create_graph, run_hooks=r)
+        old = olds[k] = getattr(p, _GRAD, None)
+        totals[k], got[k], by_id[k] = (g if old is None else old + g), r, p
+    # torch's reducer all-reduces .grad after each backward outside no_sync
+    distributed.average_gradients(totals, got)
     for k, total in totals.items():
-        if not got[k]:
-            continue
-        p = by_id[k]
-        old = getattr(p, _GRAD, None)
-        if old is None or create_graph:
-            setattr(p, _GRAD, total)
-        else:
-            old.update(total)  # in place: a Var the code holds (g = p.grad) sees the sum
+        if got[k]:
+            _store(by_id[k], olds[k], total, create_graph)
 
 
 def _var_backward(self, gradient=None, retain_graph: Optional[bool] = None, create_graph: bool = False,
@@ -418,8 +407,10 @@ def register_hook(v: jt.Var, hook: Callable) -> RemovableHandle:
     call; register hooks right after computing ``v``, as models do); with ``retain_grad()`` the
     retained ``.grad`` is the hooked gradient, as torch's (the hook then runs twice per
     backward).  Returns a handle whose ``remove()`` stops the hook."""
+    global _hooks_registered
     if not _get_requires_grad(v):
         raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+    _hooks_registered = True
     hooks = getattr(v, _HOOKS, None)
     if hooks is None:
         hooks = []
@@ -478,10 +469,21 @@ def _inplace_binary(op):
     return method
 
 
+def zero_grads(params, set_to_none: bool = True) -> None:
+    """torch's ``zero_grad`` on ``params``: ``.grad = None``, or zeroed in place (and detached)."""
+    for p in params:
+        g = getattr(p, _GRAD, None)
+        if g is None:
+            continue
+        if set_to_none:
+            setattr(p, _GRAD, None)
+        else:
+            g.assign(jt.zeros(g.shape, g.dtype).stop_grad())
+
+
 def _module_zero_grad(self, set_to_none: bool = True) -> None:
     """torch's ``Module.zero_grad`` for Jittor's own modules."""
-    from .optim.optimizers import _zero_grads
-    _zero_grads(self.parameters(), set_to_none)
+    zero_grads(self.parameters(), set_to_none)
 
 
 def _module_requires_grad_(self, requires_grad: bool = True):

@@ -54,16 +54,10 @@ def _to_var(value, like: jt.Var) -> jt.Var:
     return jt.array(np.asarray(value).astype(np.dtype(str(like.dtype)))).reshape(like.shape).stop_grad()
 
 
-def _zero_grads(params, set_to_none: bool) -> None:
-    """torch's ``zero_grad`` on ``params``: ``.grad = None``, or zeroed in place (and detached)."""
-    for p in params:
-        g = p.grad
-        if g is None:
-            continue
-        if set_to_none:
-            p.grad = None
-        else:
-            g.assign(jt.zeros(g.shape, g.dtype).stop_grad())
+_zero_grads = _autograd.zero_grads  # the name shims.nn.Module.zero_grad imports
+# Jittor's own Var.update, for optimizer state (gradient-stopped buffers): the store's
+# Var.update also keeps a trainable Var trainable, a check a state buffer never needs
+_set = _autograd._C_UPDATE
 
 
 class Optimizer(jt.optim.Optimizer):
@@ -147,6 +141,7 @@ class Optimizer(jt.optim.Optimizer):
         # rebinds the parameter to a new node, as in Jittor's own optimizers.
         jt.flags.node_order = 1
         skipped = []
+        states, update = self.state, self._update
         try:
             for group in self.param_groups:
                 for p in group["params"]:
@@ -156,9 +151,11 @@ class Optimizer(jt.optim.Optimizer):
                         continue
                     if not g.is_stop_grad():
                         g = g.detach()  # a create_graph gradient: torch steps under no_grad
-                    state = self.state.setdefault(id(p), {"step": 0})
+                    state = states.get(id(p))
+                    if state is None:
+                        state = states[id(p)] = {"step": 0}
                     state["step"] = state.get("step", 0) + 1  # a torch SGD checkpoint has no 'step'
-                    self._update(p, g, state, group)
+                    update(p, g, state, group)
         finally:
             jt.flags.node_order = 0
         self.n_step += 1
@@ -280,11 +277,11 @@ class Adam(Optimizer):
             if group["amsgrad"]:
                 state["max_exp_avg_sq"] = jt.zeros_like(p).stop_grad()
         m, v, t = state["exp_avg"], state["exp_avg_sq"], state["step"]
-        m.update(m * b1 + g * (1 - b1))
-        v.update(v * b2 + g * g * (1 - b2))
+        _set(m, m * b1 + g * (1 - b1))
+        _set(v, v * b2 + g * g * (1 - b2))
         if group["amsgrad"]:
             vmax = state["max_exp_avg_sq"]
-            vmax.update(jt.maximum(vmax, v))
+            _set(vmax, jt.maximum(vmax, v))
             v = vmax
         bc1 = 1 - b1 ** t
         bc2_sqrt = math.sqrt(1 - b2 ** t)
@@ -329,7 +326,7 @@ class SGD(Optimizer):
             if buf is None:
                 buf = state["momentum_buffer"] = g.clone().stop_grad()
             else:
-                buf.update(buf * mom + g * (1 - group["dampening"]))
+                _set(buf, buf * mom + g * (1 - group["dampening"]))
             g = g + mom * buf if group["nesterov"] else buf
         p.update(p - group["lr"] * g)
 
@@ -360,16 +357,16 @@ class RMSprop(Optimizer):
             if group["centered"]:
                 state["grad_avg"] = jt.zeros_like(p).stop_grad()
         sq = state["square_avg"]
-        sq.update(sq * alpha + g * g * (1 - alpha))
+        _set(sq, sq * alpha + g * g * (1 - alpha))
         if group["centered"]:
             ga = state["grad_avg"]
-            ga.update(ga * alpha + g * (1 - alpha))
+            _set(ga, ga * alpha + g * (1 - alpha))
             avg = jt.sqrt(sq - ga * ga) + group["eps"]
         else:
             avg = jt.sqrt(sq) + group["eps"]
         if group["momentum"] > 0:
             buf = state["momentum_buffer"]
-            buf.update(buf * group["momentum"] + g / avg)
+            _set(buf, buf * group["momentum"] + g / avg)
             p.update(p - group["lr"] * buf)
         else:
             p.update(p - group["lr"] * g / avg)

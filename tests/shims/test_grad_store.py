@@ -9,7 +9,9 @@
   requiring grad reaches, a ``.grad`` of the wrong shape, a hook on a Var that does not
   require grad;
 * ``opt.step(loss)`` (the fused form) reaches a converted optimizer subclass whose ``step``
-  takes a closure.
+  takes a closure;
+* what the store does for speed keeps its semantics: ``grads_reached`` restores the caller's
+  ``log_silent``, and a hook registered after backward passes ran still runs.
 """
 import gc
 
@@ -166,3 +168,36 @@ def test_deepcopy_keeps_requires_grad_and_grad():
     assert (m2.weight.requires_grad, m2.bias.requires_grad) == (False, True)
     assert m2.weight.grad is None and m2.bias.grad is not m.bias.grad
     np.testing.assert_array_equal(m2.bias.grad.numpy(), m.bias.grad.numpy())
+
+
+@pytest.mark.parametrize("silent", [0, 1])
+def test_grads_reached_tells_unreached_targets_and_restores_log_silent(silent):
+    """grads_reached silences Jittor's "doesn't have gradient" line with ``log_silent`` for the
+    call only: the caller's setting comes back, whatever it was."""
+    a, b, c = jt.ones(2), jt.ones(3), jt.ones(2)
+    saved = jt.flags.log_silent
+    jt.flags.log_silent = silent
+    try:
+        grads, reached = store.grads_reached((a * 3).sum() + (c * 2).sum(), [a, b, c], retain_graph=True)
+        assert jt.flags.log_silent == silent
+    finally:
+        jt.flags.log_silent = saved
+    assert reached == [True, False, True]
+    np.testing.assert_array_equal(grads[0].numpy(), [3, 3])
+    np.testing.assert_array_equal(grads[1].numpy(), [0, 0, 0])
+
+
+def test_a_hook_registered_after_backward_runs_on_the_next():
+    """backward looks for leaf hooks once any Var has one (a missed attribute lookup costs an
+    exception per leaf otherwise): the first hook registered mid-training still runs."""
+    w = jt.ones(2).requires_grad_()
+    (w * 2).sum().backward()
+    w.grad = None
+    seen = []
+    handle = w.register_hook(lambda g: seen.append(g.numpy().copy()) or g * 10)
+    (w * 2).sum().backward()
+    handle.remove()
+    np.testing.assert_array_equal(seen[0], [2, 2])
+    np.testing.assert_array_equal(w.grad.numpy(), [20, 20])
+    (w * 2).sum().backward()
+    np.testing.assert_array_equal(w.grad.numpy(), [22, 22])
