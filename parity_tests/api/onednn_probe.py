@@ -5,8 +5,9 @@ usage: python -m parity_tests.api.onednn_probe CASE_ID [CASE_ID ...]
 Prints one JSON line: ``use_mkl`` (Jittor's setting in this process), ``mkl_ops_built``
 (whether Jittor built its oneDNN ops), per case and mode whether the case passed and why not,
 and per mode (``unfused``, ``fused``) the names of the profiled ops that ran on oneDNN
-(Jittor's ``mkl_*`` ops).  ``parity_tests/test_api_parity.py`` runs it with ``use_mkl=0`` to
-keep Jittor's own convolution kernels proven while the suites run with oneDNN.
+(Jittor's ``mkl_*`` ops and ``jtport_conv``, :func:`shims.nn.conv2d`'s forward).
+``parity_tests/test_api_parity.py`` runs it with ``use_mkl=0`` to keep Jittor's own
+convolution kernels proven while the suites run with oneDNN.
 """
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ from typing import Dict, List
 def mkl_ops(report: List[list]) -> List[str]:
     """The oneDNN op names in a ``jt.profiler.report()`` (its first row is the header; an op's
     name is followed by its template arguments after a "«")."""
-    return sorted({str(row[0]).split("\u00ab")[0] for row in report[1:] if str(row[0]).startswith("mkl_")})
+    return sorted({str(row[0]).split("\u00ab")[0] for row in report[1:]
+                   if str(row[0]).startswith(("mkl_", "jtport_conv"))})
 
 
 def run_profiled(runner, case_ids: List[str]) -> Dict[str, dict]:

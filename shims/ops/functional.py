@@ -300,13 +300,15 @@ def softmin(input, dim: int, dtype=None):
 
 
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups: int = 1):
-    """``F.conv1d`` through Jittor's 2-d convolution."""
+    """``F.conv1d`` through the 2-d convolution (:func:`shims.nn.conv2d`: torch's rounding)."""
+    from ..nn.conv import conv2d
     one = lambda v: v[0] if isinstance(v, (tuple, list)) else v  # noqa: E731
     if isinstance(padding, str):
         raise NotImplementedError(f"conv1d(padding={padding!r}): pad explicitly")
-    y = jt.nn.conv2d(input.unsqueeze(2), weight.unsqueeze(2), bias, (1, one(stride)), (0, one(padding)),
-                     (1, one(dilation)), groups)
-    return y.squeeze(2)
+    x = input.unsqueeze(0) if input.ndim == 2 else input  # (C, L): one sequence, as in torch
+    y = conv2d(x.unsqueeze(2), weight.unsqueeze(2), bias, (1, one(stride)), (0, one(padding)),
+               (1, one(dilation)), groups).squeeze(2)
+    return y.squeeze(0) if input.ndim == 2 else y
 
 
 def pixel_shuffle(input, upscale_factor: int):

@@ -21,6 +21,15 @@ CASES = [
     layer("Conv2d", "Conv2d(4, 6, kernel_size=3, stride=2, padding=1, bias=False)", variant="kw_nobias", **CONV),
     layer("Conv2d", "Conv2d(4, 8, (3, 1), (1, 2), (1, 0), groups=2)", variant="tuple_groups", **CONV),
     layer("Conv2d", "Conv2d(4, 4, 3, padding=2, dilation=2, groups=4)", variant="depthwise_dilated", **CONV),
+    layer("Conv2d", "Conv2d(4, 6, (2, 3), padding='same')", variant="same", **CONV),
+    layer("Conv2d", "Conv2d(4, 6, 3, stride=2, padding=(1, 2), padding_mode='reflect')", variant="reflect", **CONV),
+    layer("Conv2d", "Conv2d(4, 6, (2, 3), padding='same', padding_mode='circular')", variant="same_circular", **CONV),
+    layer("Conv2d", "Conv2d(4, 6, 3, padding=1, padding_mode='replicate')", {"x": "f32[4,8,8]"},
+          variant="replicate_unbatched", **CONV),
+    # 2,304 products per output: Jittor's own float32 CPU conv (oneDNN's brgemm kernel) was 1.3e-6 to
+    # 1.7e-6 off torch here, ~4x torch's own error against float64 (~4e-7); shims.nn.Conv2d runs torch's kernel
+    layer("Conv2d", "Conv2d(256, 16, 3, padding=1)", {"x": "f32[2,256,4,4]"}, variant="torch_rounding",
+          rtol=0.0, atol=6e-7, why="torch's float32 rounding: ~1.5x its own error vs float64 at most"),
     layer("Conv1d", "Conv1d(5, 3, 3, padding=1)", SEQ, **CONV),
     layer("Conv3d", "Conv3d(2, 3, 3, padding=1)", {"x": "f32[1,2,4,4,4]"}, **CONV),
     layer("ConvTranspose2d", "ConvTranspose2d(4, 3, 4, stride=2, padding=1)", **CONV),

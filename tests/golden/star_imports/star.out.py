@@ -2,8 +2,7 @@ import shims
 histogramdd = shims.unported("torch.histogramdd")
 from shims import Tensor, relu, var
 from jittor import zeros
-from shims.nn import Module
-from jittor.nn import Conv2d
+from shims.nn import Module, Conv2d
 
 
 def relu6(x):  # the file's own name wins over the star import's
