@@ -1,5 +1,5 @@
 // jtport: a float32 CPU convolution forward on Jittor's oneDNN, computed as torch computes it.
-// See shims/nn/onednn_conv.py for why; built with Jittor's mkl ops' flags by that module.
+// See shims/nn/conv.py for why; built with the flags of Jittor's own oneDNN ops by that module.
 #pragma once
 #include "op.h"
 
