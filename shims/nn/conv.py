@@ -166,8 +166,8 @@ class Conv2d(jnn.Conv2d):
         if self.padding_mode != "zeros":
             x = jnn.pad(x, list(self.reversed_padding), self.padding_mode)
             return conv2d(x, self.weight, self.bias, self.stride, 0, self.dilation, self.groups)
-        if hasattr(self, "depthwise_conv") and not isinstance(self.padding, str):
-            return super().execute(x)  # Jittor's CUDA depthwise kernel
+        if jt.flags.use_cuda and not isinstance(self.padding, str):
+            return super().execute(x)  # on CUDA Jittor's layer as it was (its depthwise kernel too)
         return conv2d(x, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
 
 
