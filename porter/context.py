@@ -8,7 +8,7 @@ import libcst as cst
 
 from .mapping import MappingTable
 from .names import TorchNames
-from .traverse import is_node, walk
+from .traverse import is_node, statements, walk
 
 __all__ = ["FileContext", "Mark", "attribute_chain", "is_node", "type_check", "walk"]
 
@@ -64,12 +64,13 @@ class FileContext:
         """False for receivers that clearly are not tensors."""
         return self.names.is_tensor_receiver(expr)
 
-    def nodes_in(self, node: cst.CSTNode) -> List[cst.CSTNode]:
-        """:func:`walk` of ``node``, computed once per file: several rules scan the whole
-        original module before the traversal, and a walk of it costs about as much as a parse."""
+    def statements_in(self, node: cst.CSTNode) -> List[cst.CSTNode]:
+        """:func:`porter.traverse.statements` of ``node`` (its statements, blocks and clauses),
+        computed once per file: several rules scan the whole original module for assignments
+        or classes before the traversal."""
         cached = self._walks.get(id(node))
         if cached is None or cached[0] is not node:
-            cached = self._walks[id(node)] = (node, walk(node))
+            cached = self._walks[id(node)] = (node, statements(node))
         return cached[1]
 
     # -- producing code -----------------------------------------------------------------

@@ -15,6 +15,7 @@ rules have left a node:
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Set, Tuple, Type
 
@@ -82,6 +83,7 @@ def _respelled(binding: Optional[ImportBinding]) -> bool:
             and binding.qualname not in ("torch", "torchvision"))
 
 
+@functools.lru_cache(maxsize=None)
 def _overrides(rule_type: type, attr: str) -> bool:
     """Whether a rule class defines the hook ``attr`` itself (libcst's are no-ops)."""
     own = getattr(rule_type, attr, None)
@@ -311,7 +313,7 @@ def run_rules(module: cst.Module, ctx: FileContext, rule_types) -> Tuple[cst.Mod
     wanted = {stmt for _, stmt in driver.placed}
     present: Set[cst.CSTNode] = set()
     for node in walk(out, skip=_NOT_READ):
-        if isinstance(node, cst.Name):
+        if type(node) is cst.Name:
             result.used_names.add(node.value)
         elif node in wanted:
             present.add(node)

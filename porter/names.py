@@ -88,10 +88,10 @@ def is_torch_name(qualname: str) -> bool:
 def dotted(expr: cst.BaseExpression) -> Optional[List[str]]:
     """``a.b.c`` -> ``["a", "b", "c"]``; None when ``expr`` is not a plain dotted chain."""
     parts: List[str] = []
-    while isinstance(expr, cst.Attribute):
+    while type(expr) is cst.Attribute:  # exact types: isinstance on libcst's ABC classes is slow
         parts.append(expr.attr.value)
         expr = expr.value
-    if not isinstance(expr, cst.Name):
+    if type(expr) is not cst.Name:
         return None
     parts.append(expr.value)
     return parts[::-1]
@@ -99,9 +99,9 @@ def dotted(expr: cst.BaseExpression) -> Optional[List[str]]:
 
 def chain_head(expr: cst.BaseExpression) -> Optional[cst.Name]:
     """The ``Name`` at the head of a dotted chain, or None."""
-    while isinstance(expr, cst.Attribute):
+    while type(expr) is cst.Attribute:
         expr = expr.value
-    return expr if isinstance(expr, cst.Name) else None
+    return expr if type(expr) is cst.Name else None
 
 
 def dotted_name_of(node: cst.BaseExpression) -> str:
@@ -206,10 +206,13 @@ class TorchNames:
         return not (isinstance(root, cst.Name) and root in self.foreign_heads)
 
 
+_CHAIN_LINKS = frozenset({cst.Call, cst.Attribute, cst.Subscript})
+
+
 def _root_of(value: cst.BaseExpression) -> cst.BaseExpression:
     """The innermost receiver or callee of a call/attribute/subscript chain."""
-    while isinstance(value, (cst.Call, cst.Attribute, cst.Subscript)):
-        value = value.func if isinstance(value, cst.Call) else value.value
+    while type(value) in _CHAIN_LINKS:
+        value = value.func if type(value) is cst.Call else value.value
     return value
 
 

@@ -14,8 +14,8 @@ minus that work:
   ``node.visit(transformer)`` does for every non-trivia node, with the same removal and
   flattening rules, and, like libcst, hands ``on_leave`` a new node for each node whose
   children it visited.  Nodes whose content did not change are copied without libcst's
-  validation (their content was validated when it was built); changed ones go through the
-  node's constructor, which validates them as libcst would.
+  validation (their content was validated when it was built); changed ones are validated as
+  libcst's constructors validate them.
 """
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ import dataclasses
 import inspect
 import textwrap
 import typing
-from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import libcst as cst
 
@@ -138,17 +138,39 @@ def walk(node: cst.CSTNode, skip: Optional[Callable[[cst.CSTNode], Sequence[cst.
 
     ``skip(n)`` may return children of ``n`` whose subtrees are left out.  Reads the fields
     directly: several times faster than a ``CSTVisitor``, which rebuilds every node."""
+    return _walk(node, _WALKED, _walked, skip)
+
+
+#: what a statement's own code consists of: statements, blocks and the clauses holding them
+_STATEMENT_LEVEL = (cst.BaseStatement, cst.BaseSmallStatement, cst.BaseSuite, cst.Else, cst.ExceptHandler,
+                    cst.ExceptStarHandler, cst.Finally, cst.MatchCase)
+_STATEMENTS: Dict[type, bool] = {}
+
+
+def _statement_level(t: type) -> bool:
+    known = _STATEMENTS.get(t)
+    if known is None:
+        known = _STATEMENTS[t] = issubclass(t, _STATEMENT_LEVEL)
+    return known
+
+
+def statements(node: cst.CSTNode) -> List[cst.CSTNode]:
+    """``node`` and every statement, small statement, block and clause under it, in no set
+    order: :func:`walk` without entering expressions (a tenth of the nodes), for scans that
+    look for assignments, definitions or classes."""
+    return _walk(node, _STATEMENTS, _statement_level, None)
+
+
+def _walk(node: cst.CSTNode, known: Dict[type, bool], follow: Callable[[type], bool], skip) -> List[cst.CSTNode]:
+    """``node`` and the descendants reached through children whose type ``follow`` accepts
+    (``known``: its cache); ``skip(n)`` may name children of ``n`` not to enter."""
     out: List[cst.CSTNode] = []
     stack = [node]
-    fields_of, walked = _CHILD_FIELDS, _WALKED
-    skipped: Set[int] = set()
+    fields_of = _CHILD_FIELDS
     while stack:
         n = stack.pop()
-        if skipped and id(n) in skipped:
-            continue
         out.append(n)
-        if skip is not None:
-            skipped.update(id(c) for c in skip(n))
+        excluded = skip(n) if skip is not None else ()
         t = type(n)
         names = fields_of.get(t)
         for name in child_fields(t) if names is None else names:
@@ -156,14 +178,18 @@ def walk(node: cst.CSTNode, skip: Optional[Callable[[cst.CSTNode], Sequence[cst.
             tv = type(v)
             if tv is tuple or tv is list:
                 for x in v:
-                    ok = walked.get(type(x))
-                    if ok or (ok is None and _walked(type(x))):
+                    ok = known.get(type(x))
+                    if (ok or (ok is None and follow(type(x)))) and not (excluded and _among(x, excluded)):
                         stack.append(x)
             else:
-                ok = walked.get(tv)
-                if ok or (ok is None and _walked(tv)):
+                ok = known.get(tv)
+                if (ok or (ok is None and follow(tv))) and not (excluded and _among(v, excluded)):
                     stack.append(v)
     return out
+
+
+def _among(node: cst.CSTNode, nodes: Sequence[cst.CSTNode]) -> bool:
+    return any(node is n for n in nodes)
 
 
 def children(node: cst.CSTNode) -> List[cst.CSTNode]:
@@ -303,9 +329,10 @@ class _Transform:
                 if not self.pure:
                     pure = False
                 changes[f.name] = result if is_node(result) else self._single(f, value, result)
-        if pure:
-            return _copy(node, changes), True
-        return node.with_changes(**changes), False
+        new = _copy(node, changes)
+        if not pure:
+            new._validate()  # what the constructor (libcst's __post_init__) runs
+        return new, pure
 
     @staticmethod
     def _single(f: _Field, value: cst.CSTNode, result):

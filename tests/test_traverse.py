@@ -2,11 +2,12 @@
 from pathlib import Path
 
 import libcst as cst
+import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from porter.context import walk
 from porter.positions import start_positions
-from porter.traverse import Visitor, is_trivia, transform
+from porter.traverse import Visitor, is_trivia, statements, transform
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = '''\
@@ -161,3 +162,33 @@ def test_trivia_hook_runs_where_libcst_leaves_trivia():
         assert transform(module, ours).code == module.visit(theirs).code
         assert ours.seen == theirs.seen
         assert "trivia" in ours.seen or source != SAMPLE
+
+
+class _Keywords:
+    """Turns the first argument of every call into a keyword one: ``f(a, b)`` is invalid then."""
+
+    trivia_hook = None
+
+    def on_visit(self, node):
+        return True
+
+    def on_leave(self, original, updated):
+        if isinstance(updated, cst.Arg) and updated.keyword is None and updated.value.deep_equals(cst.Name("a")):
+            return updated.with_changes(keyword=cst.Name("k"), equal=cst.AssignEqual())
+        return updated
+
+
+def test_changed_nodes_are_validated_as_libcst_validates_them():
+    module = cst.parse_module("f(a)\ng(a, b)\n")
+    for run in (lambda: transform(module, _Keywords()),
+                lambda: module.visit(type("K", (_Keywords, cst.CSTTransformer), {})())):
+        with pytest.raises(cst.CSTValidationError, match="positional"):
+            run()
+
+
+def test_statements_are_the_statement_level_nodes_of_walk():
+    level = (cst.BaseStatement, cst.BaseSmallStatement, cst.BaseSuite, cst.Else, cst.ExceptHandler, cst.Finally)
+    for source in _sources():
+        module = cst.parse_module(source)
+        expected = {id(n) for n in walk(module) if isinstance(n, level)} | {id(module)}
+        assert {id(n) for n in statements(module)} == expected

@@ -70,7 +70,7 @@ class ModuleRule(Rule):
         return isinstance(base, cst.Name) and base.value in self.module_classes
 
     def visit_Module(self, node: cst.Module) -> None:
-        classes = [n for n in self.ctx.nodes_in(node) if type(n) is cst.ClassDef]
+        classes = [n for n in self.ctx.statements_in(node) if type(n) is cst.ClassDef]
         changed = True
         while changed:  # a class may derive from one defined later in the file
             changed = False

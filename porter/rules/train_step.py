@@ -47,9 +47,9 @@ class TrainStepRule(BlockRule, Rule):
 
     # -- which expressions are optimizers -----------------------------------------------
     def visit_Module(self, node: cst.Module) -> None:
-        for n in self.ctx.nodes_in(node):
-            if isinstance(n, (cst.Assign, cst.AnnAssign)) and n.value is not None:
-                targets = [t.target for t in n.targets] if isinstance(n, cst.Assign) else [n.target]
+        for n in self.ctx.statements_in(node):
+            if (type(n) is cst.Assign or type(n) is cst.AnnAssign) and n.value is not None:
+                targets = [t.target for t in n.targets] if type(n) is cst.Assign else [n.target]
                 kind, container = self._constructed(n.value)
                 for t in targets:
                     text = dotted_text(t)
