@@ -90,6 +90,13 @@ def _overrides(rule_type: type, attr: str) -> bool:
     return own is not None and own is not getattr(cst.CSTTransformer, attr, None)
 
 
+@functools.lru_cache(maxsize=None)
+def _hooks(rule_types: Tuple[type, ...], t: type) -> Tuple[Tuple[int, ...], Tuple[int, ...]]:
+    """Which of ``rule_types`` (by index) have their own visit_X and leave_X hooks for type ``t``."""
+    return tuple(tuple(i for i, r in enumerate(rule_types) if _overrides(r, f"{prefix}_{t.__name__}"))
+                 for prefix in ("visit", "leave"))  # type: ignore[return-value]
+
+
 def _hooked_types(rule_type: type) -> List[str]:
     """The node type names a rule class has its own ``visit_X``/``leave_X`` hooks for."""
     return [a.split("_", 1)[1] for a in dir(rule_type) if a.startswith(("visit_", "leave_"))
@@ -147,12 +154,11 @@ class RuleDriver:
 
     def _kind(self, t: type) -> "_Kind":
         """What the driver does with nodes of type ``t`` (found once per file and type)."""
-        def hooks(prefix: str) -> tuple:
-            attr = f"{prefix}_{t.__name__}"
-            return tuple(getattr(r, attr) for r in self.rules if _overrides(type(r), attr))
-        kind = self._kinds[t] = _Kind(hooks("visit"), hooks("leave"), issubclass(t, _OPENS_MARKERS),
-                                      issubclass(t, _STATEMENTS), t in self._use_types or t is cst.Call,
-                                      t in self._tracked_types)
+        visits, leaves = _hooks(tuple(type(r) for r in self.rules), t)
+        kind = self._kinds[t] = _Kind(tuple(getattr(self.rules[i], f"visit_{t.__name__}") for i in visits),
+                                      tuple(getattr(self.rules[i], f"leave_{t.__name__}") for i in leaves),
+                                      issubclass(t, _OPENS_MARKERS), issubclass(t, _STATEMENTS),
+                                      t in self._use_types or t is cst.Call, t in self._tracked_types)
         return kind
 
     # -- traversal ----------------------------------------------------------------------
