@@ -126,8 +126,9 @@ def test_conv_cases_with_onednn_off(runner):
     forced to ``use_mkl=0`` the cases pass unfused and fused with no oneDNN op run (there
     ``shims.nn.conv2d`` falls back on Jittor's convolution).  In this process (oneDNN on where
     installed) the profiler sees oneDNN ops in the fused runs, so the child's "none" is a
-    finding, and in the unfused ones only ``jtport_conv``, ``shims.nn.conv2d``'s forward: the
-    per-API suite's unfused cases prove Jittor's own backward kernels even with ``use_mkl=1``."""
+    finding, and in the unfused ones at most ``jtport_conv`` (``shims.nn.conv2d``'s forward, for
+    more than 16 input channels per group): the per-API suite's unfused cases prove Jittor's own
+    kernels otherwise even with ``use_mkl=1``."""
     from jittor import compile_extern
 
     env = dict(os.environ, use_mkl="0", PYTHONPATH=str(ROOT))
@@ -142,9 +143,6 @@ def test_conv_cases_with_onednn_off(runner):
     assert off["mkl_ops"] == {"unfused": [], "fused": []}, off["mkl_ops"]
     here = run_profiled(runner, ONEDNN_OFF_CASES[:1])
     assert all(v["ok"] for v in here["cases"].values()), here["cases"]
+    assert not [op for op in here["mkl_ops"]["unfused"] if op.startswith("mkl_")], here["mkl_ops"]
     if compile_extern.mkl_ops is not None:
-        assert here["mkl_ops"]["unfused"] == ["jtport_conv"], here["mkl_ops"]
-        assert {"jtport_conv", "mkl_conv_backward_x", "mkl_conv_backward_w"} <= set(here["mkl_ops"]["fused"]), \
-            here["mkl_ops"]
-    else:
-        assert here["mkl_ops"]["unfused"] == [], here["mkl_ops"]
+        assert [op for op in here["mkl_ops"]["fused"] if op.startswith("mkl_conv")], here["mkl_ops"]

@@ -6,12 +6,13 @@ memory formats; on AVX-512 CPUs oneDNN then runs its channels-last brgemm kernel
 kh*kw*C products of an output in one float32 chain: 1.3x torch's rounding error on 32 channels,
 2.5x on 128, 4.3x on 512 (3x3).  torch asks for a training primitive and gets the blocked direct
 kernel, one partial sum per 16 input channels.  :func:`conv2d` and :class:`Conv2d` run the forward
-pass through the same primitive torch asks for (``csrc/jtport_conv_op.cc``, a Jittor custom op
-compiled on first use with the flags of Jittor's own oneDNN ops), bias included as torch does, so
-the result is torch's to the bit; the backward pass is Jittor's conv2d gradient written out op
-for op (fused, oneDNN's backward kernels: torch's input gradient to the bit, its weight gradient
-on most shapes).  Without oneDNN (``use_mkl=0``), on CUDA and for other dtypes Jittor's own
-convolution runs.
+pass of a convolution with more than 16 input channels per group through the primitive torch
+asks for (``csrc/jtport_conv_op.cc``, a Jittor custom op compiled on first use with the flags of
+Jittor's own oneDNN ops), bias included as torch does, so the result is torch's to the bit; the
+backward pass is Jittor's conv2d gradient written out op for op (fused, oneDNN's backward
+kernels: torch's input gradient to the bit, its weight gradient on most shapes).  With at most
+16 channels per group (one block: both kernels sum in the same order), without oneDNN
+(``use_mkl=0``), on CUDA and for other dtypes Jittor's own convolution runs.
 
 Jittor 1.3.11's ``conv_transpose2d(groups=G)`` is wrong whenever in/G != out/G (StyleGAN2's
 up-sampling modulated conv uses groups=batch); the ungrouped op is right, so each group is
@@ -112,8 +113,11 @@ def conv2d(input: jt.Var, weight: jt.Var, bias: Optional[jt.Var] = None, stride=
     if isinstance(padding, str):
         x, padding = _string_padding(x, padding, kernel, stride, dilation)
     padding = _pair(padding, "padding")
+    # <= 16 input channels per group: one block, summed in the same order by both kernels (torch's
+    # bits already); Jittor's conv also keeps depthwise gradients off a oneDNN descriptor failure
+    # ("dilated convolution forward") its fused backward hit inside StyleGAN2-ADA's upfirdn2d
     if (x.dtype == jt.float32 and weight.dtype == jt.float32 and (bias is None or bias.dtype == jt.float32)
-            and not jt.flags.use_cuda and _conv_op() is not None):
+            and int(weight.shape[1]) > 16 and not jt.flags.use_cuda and _conv_op() is not None):
         y = _OneDNNConv2d(stride, padding, dilation, groups)(x, weight, bias)
     else:
         y = jnn.conv2d(x, weight, bias, stride, padding, dilation, groups)
