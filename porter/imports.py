@@ -26,6 +26,7 @@ import libcst as cst
 from .context import TARGET_ROOTS, FileContext
 from .leftovers import LeftoverResult, add_marker
 from .names import NATURAL_MODULES, ImportBinding, ImportRecord, dotted_name_of
+from .traverse import transform
 
 
 def _import_text(module: str, names: Sequence[Tuple[str, str]]) -> str:
@@ -58,6 +59,10 @@ def _placeholder(local: str, qualname: str) -> cst.BaseSmallStatement:
 
 
 class _ImportRewriter(cst.CSTTransformer):
+    """Run by :func:`porter.traverse.transform`: whitespace and punctuation hold no import."""
+
+    trivia_hook = None
+
     def __init__(self, ctx: FileContext, result: LeftoverResult):
         super().__init__()
         self.ctx = ctx
@@ -258,4 +263,4 @@ def _insertion_point(body: Sequence[cst.BaseStatement]) -> int:
 def rewrite_imports(module: cst.Module, ctx: FileContext, result: LeftoverResult) -> cst.Module:
     """Replace torch imports by the Jittor/shims imports the converted module uses, and add
     the markers block-level rules asked for on whole statements."""
-    return module.visit(_ImportRewriter(ctx, result))
+    return transform(module, _ImportRewriter(ctx, result))

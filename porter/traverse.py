@@ -125,7 +125,7 @@ _WALKED: Dict[type, bool] = {}
 
 
 def _walked(t: type) -> bool:
-    """A node type, and no trivia (what :func:`walk` and :func:`children` return)."""
+    """A node type, and no trivia (what :func:`walk` returns and :class:`Visitor` visits)."""
     known = _WALKED.get(t)
     if known is None:
         known = _WALKED[t] = issubclass(t, cst.CSTNode) and not is_trivia(t)
@@ -192,18 +192,6 @@ def _among(node: cst.CSTNode, nodes: Sequence[cst.CSTNode]) -> bool:
     return any(node is n for n in nodes)
 
 
-def children(node: cst.CSTNode) -> List[cst.CSTNode]:
-    """The non-trivia children of ``node``, in libcst's visiting order."""
-    out: List[cst.CSTNode] = []
-    for name in child_fields(type(node)):
-        value = getattr(node, name)
-        if type(value) is tuple or type(value) is list:
-            out.extend(v for v in value if _walked(type(v)))
-        elif _walked(type(value)):
-            out.append(value)
-    return out
-
-
 class Visitor:
     """A read-only visitor with ``cst.CSTVisitor``'s interface (``visit_X`` returning False
     skips the children; ``leave_X`` runs either way), started with ``self.visit(node)``."""
@@ -220,8 +208,15 @@ class Visitor:
                                       getattr(self, f"leave_{t.__name__}", None))
         enter, leave = hooks
         if enter is None or enter(node) is not False:
-            for child in children(node):
-                self.visit(child)
+            names = _CHILD_FIELDS.get(t)
+            for name in child_fields(t) if names is None else names:
+                value = getattr(node, name)
+                if type(value) is tuple or type(value) is list:
+                    for child in value:
+                        if _WALKED.get(type(child)) or _walked(type(child)):
+                            self.visit(child)
+                elif _WALKED.get(type(value)) or _walked(type(value)):
+                    self.visit(value)
         if leave is not None:
             leave(node)
 
