@@ -5,7 +5,9 @@ The torch model runs in a separate torch interpreter (``--torch-python``, defaul
 directory's for an installed jtport, :mod:`porter.parity.workspace`) which saves weights,
 inputs, outputs, every submodule's output and parameter gradients; this process (Jittor) loads
 the weights into the converted model through ``shims``, runs the same inputs and compares.  On a
-mismatch it names the first submodule, in execution order, whose output diverges.  The spec
+mismatch it names the first submodule, in execution order, whose output diverges.  With a
+``checkpoint`` (``--checkpoint FILE``: weights the upstream torch code saved) both sides load
+that file instead, and a ``checkpoint`` row compares the two loaded models' weights first.  The spec
 format is in ``porter/parity/spec.py`` and ``docs/parity.md``.
 
 Exit codes: 0 everything matched; 1 a comparison failed; 2 bad spec, usage or torch-side error.
@@ -30,6 +32,7 @@ exit codes:
 example (see docs/parity.md):
   jtport convert src/ -o src_jittor
   jtport parity parity.toml
+  jtport parity parity.toml --checkpoint gen_00600000.pt   # weights the torch code saved
 """
 
 
@@ -42,11 +45,14 @@ def _harness():
 
 def _torch_key(spec, torch_python: str) -> str:
     """What the torch reference depends on: the spec's torch-side fields, the torch sources,
-    the harness's torch-side code and the interpreter."""
+    the checkpoint, the harness's torch-side code and the interpreter."""
+    from .parity import checkpoint
+
     h = hashlib.sha256()
     h.update(repr((spec.factory, spec.forward, spec.seed, spec.inputs, spec.steps, spec.optimizer,
                    spec.method, spec.factory_args, spec.factory_kwargs, spec.forward_kwargs, spec.shared_random,
                    str(spec.torch_root), torch_python, spec.loss, spec.loss_inputs)).encode())
+    h.update(checkpoint.fingerprint(spec))
     loss_files = [_harness().loss_module_file(spec)] if spec.loss else []
     for f in _harness().torch_sources(spec) + sorted(HARNESS.glob("*.py")) + loss_files:
         h.update(os.fsencode(f))  # a file name that is not UTF-8 hashes as its bytes
@@ -65,8 +71,9 @@ def _torch_side(spec, out: Path, torch_python: str) -> Optional[str]:
 
     try:
         with workspace.torch_pythonpath() as pythonpath:
+            extra = ["--checkpoint", str(spec.checkpoint)] if spec.checkpoint else []
             proc = subprocess.run([torch_python, "-m", "porter.parity.spec_torch", str(spec.path),
-                                   "--out", str(out), "--torch-root", str(spec.torch_root)],
+                                   "--out", str(out), "--torch-root", str(spec.torch_root), *extra],
                                   cwd=workspace.ROOT, env=workspace.torch_env(pythonpath),
                                   capture_output=True, text=True)
     except OSError as e:
@@ -98,6 +105,8 @@ def main(argv: List[str]) -> int:
                                            ".venv-torch in the jtport checkout, or in the current folder)")
     ap.add_argument("--torch-root", help="override the spec's torch_root (e.g. your clone of an upstream repository)")
     ap.add_argument("--jittor-root", help="override the spec's jittor_root (its conversion)")
+    ap.add_argument("--checkpoint", help="override the spec's checkpoint: a file the torch code saved (.pth/.pt); "
+                                         "both sides load it, at the spec's checkpoint_key")
     ap.add_argument("--rtol", type=float, help="override the spec's rtol")
     ap.add_argument("--atol", type=float, help="override the spec's atol")
     args = ap.parse_args(argv)
@@ -107,7 +116,12 @@ def main(argv: List[str]) -> int:
 
     torch_python = args.torch_python or workspace.default_torch_python()
     try:
-        spec = specmod.with_roots(specmod.load_spec(args.spec), args.torch_root, args.jittor_root)
+        spec = specmod.with_roots(specmod.load_spec(args.spec), args.torch_root, args.jittor_root,
+                                  args.checkpoint)
+        if spec.checkpoint is not None:
+            from .parity.checkpoint import require_file
+
+            require_file(spec)
     except specmod.SpecError as e:
         print(f"jtport parity: error: {e}", file=sys.stderr)
         return 2
@@ -137,22 +151,41 @@ def main(argv: List[str]) -> int:
         print(f"jtport parity: error: {e}", file=sys.stderr)
         return 2
     print(f"jittor side: {spec.jittor_factory} from {spec.jittor_root}")
+    rows, weights = [], None
+    if spec.checkpoint is not None:
+        from .parity import checkpoint
+
+        try:
+            row, weights = checkpoint.check_port(spec, model, out / "reference.npz", out / "results")
+        except specmod.SpecError as e:
+            print(f"jtport parity: error: {e}", file=sys.stderr)
+            return 2
+        rows.append(row)
+        if weights is None:  # the converted model does not load the file: nothing else to compare
+            return _report(rows, out, spec.name)
     try:
         loss = (None if model_loss is None else
                 (lambda outputs, inputs: model_loss(model, inputs, outputs)))
         p = ModelParity(spec.name, out / "reference.npz", model, forward=forward, loss=loss,
-                        results=out / "results")
+                        results=out / "results", weights=weights)
     except (RuntimeError, KeyError, ValueError) as e:
         print(f"jtport parity: error: loading the torch weights into the port failed: {e}", file=sys.stderr)
         return 1
     p.float64_first(spec.optimizer if spec.steps else None)  # before anything float32: see ModelParity.float64_run
-    rows = [p.check_forward("forward", rtol, atol), p.check_grads("grads", rtol, atol)]
+    rows += [p.check_forward("forward", rtol, atol), p.check_grads("grads", rtol, atol)]
     if spec.steps:
         rows.append(p.check_steps("steps", spec.optimizer, rtol, atol))
+    return _report(rows, out, spec.name)
+
+
+def _report(rows, out: Path, name: str) -> int:
+    """Print the rows (with the detail of a failure or a noted pass); the exit code."""
     for row in rows:
         mark = "ok  " if row.ok else "FAIL"
-        print(f"{mark} {row.case:<8} max abs err {row.max_abs_err:.3g}  max rel err {row.max_rel_err:.3g}")
+        errors = (f"max abs err {row.max_abs_err:.3g}  max rel err {row.max_rel_err:.3g}"
+                  if row.max_abs_err is not None else "")
+        print(f"{mark} {row.case:<8} {errors}".rstrip())
         if not row.ok or row.detail.endswith("]"):  # a failure, or a pass with a note
             print(f"     {row.detail}")
-    print(f"results: {out / 'results' / (spec.name + '.json')}")
+    print(f"results: {out / 'results' / (name + '.json')}")
     return 0 if all(r.ok for r in rows) else 1

@@ -448,13 +448,15 @@ class ModelParity:
     ``loss(outputs, inputs)`` gives the scalar loss (default: the reference's weighted sum,
     matching the torch side's default).  Each check reloads the torch weights first, so checks
     are independent of each other and of order.  Rows go to ``results`` (the harness's own
-    self-test sends its deliberately failing cases elsewhere).
+    self-test sends its deliberately failing cases elsewhere).  ``weights`` replaces the
+    reference's ``state_dict`` as the weights every check starts from (a spec's checkpoint,
+    loaded by the port itself: :mod:`.checkpoint`).
     """
 
     def __init__(self, suite: str, ref: Union[Reference, str, Path], model: Any, *,
                  forward: Forward = default_forward,
                  loss: Optional[Callable[[Any, Mapping[str, Any]], Any]] = None,
-                 results: Path = RESULTS):
+                 results: Path = RESULTS, weights: Optional[Mapping[str, np.ndarray]] = None):
         self.suite = suite
         self.ref = ref if isinstance(ref, Reference) else Reference(ref)
         self.model = model
@@ -463,7 +465,12 @@ class ModelParity:
         self.results = results
         self._float64: Optional[Tuple[Dict[str, np.ndarray], np.ndarray, Dict[str, np.ndarray]]] = None
         self._float64_steps: Optional[List[Dict[str, np.ndarray]]] = None
-        load_weights(model, self.ref.state_dict)
+        self.weights = dict(weights) if weights is not None else self.ref.state_dict
+        self.reset()
+
+    def reset(self) -> None:
+        """Load the weights every check starts from (torch's, or the given ``weights``)."""
+        load_weights(self.model, self.weights)
 
     def inputs(self) -> Dict[str, jt.Var]:
         """Fresh Vars of the reference inputs."""
@@ -494,14 +501,14 @@ class ModelParity:
 
     def diagnose(self, rtol: float, atol: float) -> Optional[Divergence]:
         """The first diverging submodule of the forward pass (with fresh torch weights)."""
-        load_weights(self.model, self.ref.state_dict)
+        self.reset()
         return first_diverging(self.model, self.run, self.ref, rtol, atol)
 
     def check_forward(self, case: str, rtol: float, atol: float) -> Row:
         """Outputs vs torch; on mismatch, name the first diverging submodule.  As for gradients
         (:meth:`check_grads`), a float32 difference the float64 comparison clears passes, saying
         so (MCCNet's total-variation loss sums differences of a near-constant image)."""
-        load_weights(self.model, self.ref.state_dict)
+        self.reset()
         got = dict(flatten(self.run(), "out"))
         comps = compare_sets(got, self.ref.outputs, rtol, atol, "output")
         if not all(c.ok for c in comps) and self.ref.group("output64/"):
@@ -525,7 +532,7 @@ class ModelParity:
         if self._float64 is None:
             if "loss64" not in self.ref.arrays:
                 raise KeyError(f"{self.ref.path.name} has no float64 reference (dump(..., float64_grads=True))")
-            load_weights(self.model, self.ref.state_dict)
+            self.reset()
             params = self._params()
             names = self.ref.trainable
             with in_float64(self.model):
@@ -554,7 +561,7 @@ class ModelParity:
         if self._float64_steps is None:
             self._float64_steps = []
             if self.ref.steps and self.ref.step64(1):
-                load_weights(self.model, self.ref.state_dict)
+                self.reset()
                 params = self._params()
                 with in_float64(self.model):
                     opt = make_optimizer(optimizer, [params[n] for n in self.ref.trainable])
@@ -645,7 +652,7 @@ class ModelParity:
             _, value, grads = self.float64_run()
             ref_loss, ref_grads = self.ref["loss64"], self.ref.grads64
         else:
-            load_weights(self.model, self.ref.state_dict)
+            self.reset()
             params = self._params()
             names = self.ref.trainable
             inputs = self.inputs()
@@ -657,7 +664,7 @@ class ModelParity:
 
     def diagnose_gradients(self, rtol: float, atol: float) -> Optional[Divergence]:
         """The first submodule, from the loss backwards, whose output gradient differs."""
-        load_weights(self.model, self.ref.state_dict)
+        self.reset()
 
         def loss() -> Any:
             inputs = self.inputs()
@@ -667,7 +674,7 @@ class ModelParity:
     def check_steps(self, case: str, optimizer: Mapping[str, Any], rtol: float, atol: float) -> Row:
         """The ``state_dict`` after each saved optimizer step vs torch (same optimizer spec);
         stops at the first step that differs."""
-        load_weights(self.model, self.ref.state_dict)
+        self.reset()
         params = self._params()
         opt = make_optimizer(optimizer, [params[n] for n in self.ref.trainable])
         comps: List[Comparison] = []

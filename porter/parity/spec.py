@@ -16,6 +16,9 @@ which inputs.  TOML, read by both sides (torch side in ``.venv-torch``, Jittor s
     #                                   # torch in loss_root (default: the spec's folder); the
     #                                   # Jittor side runs its conversion (second-order terms:
     #                                   # autograd.grad(create_graph=True) inside it)
+    # checkpoint = "weights/gen_00600000.pt"  # optional: a file the torch code wrote; both sides
+    #                                   # load it (torch.load / shims.load) instead of seeded weights
+    # checkpoint_key = "gen_test"       # optional dotted path to the state dict inside it
     seed = 0
     rtol = 1e-5
     atol = 1e-6
@@ -40,8 +43,10 @@ of that module, imported from the same tree on each side (``"@net:vgg"`` is torc
 on the torch side and the converted one on the Jittor side); still names, never code.  So a
 spec can build an unmodified upstream class (``examples/upstream/*.toml``).
 
-Relative paths are relative to the spec file's folder (``jtport parity --torch-root/--jittor-root``
-override them).
+Relative paths are relative to the spec file's folder (``jtport parity --torch-root/--jittor-root/
+--checkpoint`` override them).  ``checkpoint_key`` without a ``checkpoint`` names where the
+state dict sits in the files the upstream code writes, for a ``--checkpoint`` given later
+(:mod:`.checkpoint`).
 """
 from __future__ import annotations
 
@@ -86,6 +91,8 @@ class Spec:
     loss: Optional[str] = None
     loss_root: Optional[Path] = None
     loss_inputs: Dict[str, Any] = field(default_factory=dict)
+    checkpoint: Optional[Path] = None
+    checkpoint_key: Optional[str] = None
 
     @property
     def name(self) -> str:
@@ -95,7 +102,7 @@ class Spec:
 
 _KEYS = {"factory", "torch_root", "jittor_root", "jittor_factory", "forward", "seed", "rtol", "atol",
          "inputs", "train", "method", "factory_args", "factory_kwargs", "forward_kwargs", "shared_random",
-         "loss", "loss_root", "loss_inputs"}
+         "loss", "loss_root", "loss_inputs", "checkpoint", "checkpoint_key"}
 
 
 def _require(cond: bool, path: Path, msg: str) -> None:
@@ -155,6 +162,10 @@ def load_spec(path) -> Spec:
              f"method must be a method name, got {method!r}")
     _require(not (method and "forward" in data), path, "give either forward or method, not both")
     _require(isinstance(data.get("shared_random", False), bool), path, "shared_random must be true or false")
+    for key in ("checkpoint", "checkpoint_key"):
+        value = data.get(key, "x")
+        _require(isinstance(value, str) and value.strip() != "", path,
+                 f"{key} must be a non-empty string, got {value!r}")
     for key in ("rtol", "atol"):
         value = data.get(key, 0.0)
         _require(isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
@@ -170,7 +181,9 @@ def load_spec(path) -> Spec:
                 forward_kwargs=dict(data.get("forward_kwargs", {})),
                 shared_random=bool(data.get("shared_random", False)),
                 loss=_target(data["loss"], path, "loss") if "loss" in data else None,
-                loss_root=(base / data.get("loss_root", ".")).resolve(), loss_inputs=dict(loss_inputs))
+                loss_root=(base / data.get("loss_root", ".")).resolve(), loss_inputs=dict(loss_inputs),
+                checkpoint=(base / data["checkpoint"]).resolve() if "checkpoint" in data else None,
+                checkpoint_key=data.get("checkpoint_key"))
 
 
 def all_inputs(spec: Spec) -> Dict[str, Any]:
@@ -258,9 +271,10 @@ def torch_sources(spec: Spec) -> List[Path]:
     return sorted(files)
 
 
-def with_roots(spec: Spec, torch_root: Optional[Path] = None, jittor_root: Optional[Path] = None) -> Spec:
-    """The spec with its roots replaced (``--torch-root``/``--jittor-root``: a shipped spec run
-    against the user's own clone)."""
+def with_roots(spec: Spec, torch_root: Optional[Path] = None, jittor_root: Optional[Path] = None,
+               checkpoint: Optional[Path] = None) -> Spec:
+    """The spec with its roots (and checkpoint) replaced (``--torch-root``/``--jittor-root``/
+    ``--checkpoint``: a shipped spec run against the user's own clone and weights)."""
     import dataclasses
 
     changes = {}
@@ -268,6 +282,8 @@ def with_roots(spec: Spec, torch_root: Optional[Path] = None, jittor_root: Optio
         changes["torch_root"] = Path(torch_root).resolve()
     if jittor_root is not None:
         changes["jittor_root"] = Path(jittor_root).resolve()
+    if checkpoint is not None:
+        changes["checkpoint"] = Path(checkpoint).resolve()
     return dataclasses.replace(spec, **changes)
 
 

@@ -1,13 +1,14 @@
 """Torch side of ``jtport parity SPEC`` (runs in ``.venv-torch``): build the spec's torch model,
-run :func:`.torch_dump.dump`, write ``OUT/reference.npz``.
+load the spec's checkpoint into it if it names one (:func:`.checkpoint.load_torch`), run
+:func:`.torch_dump.dump`, write ``OUT/reference.npz``.
 
-    python -m porter.parity.spec_torch SPEC --out OUT
+    python -m porter.parity.spec_torch SPEC --out OUT [--torch-root DIR] [--checkpoint FILE]
 """
 import argparse
 import sys
 from pathlib import Path
 
-from porter.parity import torch_dump
+from porter.parity import checkpoint, torch_dump
 from porter.parity.spec import SpecError, all_inputs, build, build_loss, load_spec, with_roots
 
 
@@ -17,12 +18,15 @@ def main(argv=None) -> None:
     ap.add_argument("spec", type=Path)
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--torch-root", type=Path)
+    ap.add_argument("--checkpoint", type=Path)
     args = ap.parse_args(argv)
     with torch_dump.cuda_as_cpu():
         try:
-            spec = with_roots(load_spec(args.spec), torch_root=args.torch_root)
+            spec = with_roots(load_spec(args.spec), torch_root=args.torch_root, checkpoint=args.checkpoint)
             torch_dump.deterministic(spec.seed)
             model, forward = build(spec, "torch", torch_dump.default_forward, torch_dump.shared_random)
+            if spec.checkpoint is not None:  # before anything is dumped: param/ holds its weights
+                checkpoint.load_torch(spec, model)
             model_loss = build_loss(spec, "torch")
         except SpecError as e:  # the message names the spec and the problem: no traceback
             sys.exit(f"{e}")
