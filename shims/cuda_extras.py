@@ -24,6 +24,7 @@ own (no Jittor, no ``shims``).
 """
 from __future__ import annotations
 
+import functools
 import importlib.util
 import json
 import os
@@ -66,8 +67,10 @@ def cuda_home(nvcc: str) -> str:
     return os.path.abspath(os.path.join(os.path.dirname(os.path.realpath(nvcc)), ".."))
 
 
+@functools.lru_cache(maxsize=None)
 def toolkit_version(nvcc: str) -> Optional[Tuple[int, int]]:
-    """(major, minor) of the CUDA toolkit of ``nvcc``: its ``version.json``, else ``nvcc --version``."""
+    """(major, minor) of the CUDA toolkit of ``nvcc``: its ``version.json``, else ``nvcc --version``
+    (asked once per nvcc and process: the CUDA-13 and cuDNN checks both need it at every import)."""
     try:
         with open(os.path.join(cuda_home(nvcc), "version.json")) as f:
             major, minor = json.load(f)["cuda"]["version"].split(".")[:2]

@@ -207,12 +207,13 @@ def cuda_settings(nvcc: str, environ: Mapping[str, str] = os.environ,
                         "CUDA 13 removed, so its core would not compile. Empty nvcc_path runs Jittor on "
                         f"the CPU. For the GPU: {extras.CUDA13_PATCH.format(path=header)}")]
     settings = []
-    for d in extras.missing_downloads(jittor_cache_dir(environ), environ):
+    cache = jittor_cache_dir(environ)
+    for d in extras.missing_downloads(cache, environ):
         if d.setting not in environ:
             settings.append(Setting(
                 d.setting, "0",
                 f"Jittor's CUDA build would download {d.folder} into "
-                f"{os.path.join(jittor_cache_dir(environ), d.folder)} on first import (fails offline); "
+                f"{os.path.join(cache, d.folder)} on first import (fails offline); "
                 f"off: no {d.what}. {d.setting}=1 lets it download."))
     cudnn = extras.cudnn_problem(nvcc)
     if cudnn is not None and "conv_opt" not in environ:
