@@ -109,8 +109,9 @@ def load_zip(zf: zipfile.ZipFile, trust: bool):
     return result
 
 
-def load_legacy(f, total: int, trust: bool):
-    """The object a legacy (``_use_new_zipfile_serialization=False``) checkpoint holds."""
+def load_legacy(f, total: int, trust: bool, bare_storage: bool = False):
+    """The object a legacy (``_use_new_zipfile_serialization=False``) checkpoint holds; with
+    ``bare_storage``, a file that holds one storage (read whole), as pickled tensors embed them."""
     def plain():
         return SafeUnpickler(_Bounded(f, MAX_PICKLE_BYTES, f.tell()), _no_storage).load()
 
@@ -142,6 +143,10 @@ def load_legacy(f, total: int, trust: bool):
     start = f.tell()
     result = SafeUnpickler(_Bounded(f, MAX_PICKLE_BYTES, start), load_storage,
                            trust_classes=trust).load()
+    if bare_storage:
+        if not isinstance(result, StorageRef):
+            raise CheckpointError(f"expected a storage, found a {type(result).__name__}")
+        result.whole = True
     keys = plain()
     if not isinstance(keys, list):
         raise CheckpointError("malformed legacy storage key list")
@@ -201,6 +206,14 @@ class _Bounded(io.RawIOBase):
         data = self.read(len(b))
         b[:len(data)] = data
         return len(data)
+
+
+def read_storage_bytes(data: bytes) -> StorageRef:
+    """A storage torch pickled on its own (``torch.storage._load_from_bytes``: the bytes of a
+    legacy ``torch.save`` of the storage), read whole through the restricted unpickler."""
+    if not isinstance(data, bytes):
+        raise CheckpointError("_load_from_bytes expects bytes")
+    return load_legacy(io.BytesIO(data), len(data), trust=False, bare_storage=True)
 
 
 def finish(obj, to_var: bool):

@@ -23,19 +23,20 @@ MAX_EXPAND_BYTES = 256 << 20
 class StorageRef(Inert):
     """One storage as a tensor sees it: a typed window (legacy views: an offset) onto raw bytes."""
 
-    __slots__ = ("key", "stype", "numel", "byte_offset", "views", "raw")
+    __slots__ = ("key", "stype", "numel", "byte_offset", "views", "raw", "whole")
 
     def __init__(self, key: str, stype: StorageType, numel: int, byte_offset: int = 0):
         self.key, self.stype, self.numel, self.byte_offset = key, stype, numel, byte_offset
         self.views: List[PendingTensor] = []
         self.raw: Optional[bytes] = None
+        self.whole = False  # read every element (a bare storage: its tensors come later)
 
     def __repr__(self):
         return f"storage {self.key!r}"
 
     def bytes_needed(self) -> int:
         """Bytes of the underlying record its tensors reach, offset included."""
-        span = max((v.span() for v in self.views), default=0)
+        span = max([v.span() for v in self.views] + [self.numel if self.whole else 0])
         if span > self.numel:
             raise CheckpointError(f"a tensor view reads past its storage {self.key!r} of "
                                   f"{self.numel} elements (reaches element {span - 1})")

@@ -24,15 +24,19 @@ class Record:
 
     path = "?"
 
-    def __init__(self, *args, **kwargs):
+    def __new__(cls, *args, **kwargs):  # stdlib pickle's NEWOBJ calls only __new__
+        self = super().__new__(cls)
         self.args, self.kwargs = args, kwargs
         self.state: Any = None
         self.items: list = []
         self.mapping: Dict[Any, Any] = {}
+        return self
 
     def build(self, state) -> None:
         """BUILD: remember the state (a module's ``__dict__``)."""
         self.state = state
+
+    __setstate__ = build  # BUILD as stdlib pickle runs it
 
     def append(self, value) -> None:
         """APPEND: remember the item."""
@@ -60,7 +64,14 @@ def record_class(module: str, name: str) -> type:
 
 def module_state(rec: Record, prefix: str = "") -> Dict[str, Any]:
     """The recorded model's ``state_dict``: parameters and persistent buffers, recursively."""
-    state = rec.state
+    return state_of_dict(rec.state, prefix)
+
+
+def state_of_dict(state: Dict[str, Any], prefix: str = "") -> Dict[str, Any]:
+    """The ``state_dict`` of a torch module's pickled ``__dict__``: its parameters and persistent
+    buffers, and its submodules' (recorded ones, or ones already rebuilt as Jittor modules)."""
+    import jittor as jt
+
     out: Dict[str, Any] = collections.OrderedDict()
     skip = state.get("_non_persistent_buffers_set") or set()
     for group in ("_parameters", "_buffers"):
@@ -70,6 +81,8 @@ def module_state(rec: Record, prefix: str = "") -> Dict[str, Any]:
     for k, sub in (state.get("_modules") or {}).items():
         if isinstance(sub, Record) and sub.is_module():
             out.update(module_state(sub, f"{prefix}{k}."))
+        elif isinstance(sub, jt.Module):
+            out.update((f"{prefix}{k}.{name}", v) for name, v in sub.state_dict().items())
     return out
 
 
