@@ -75,6 +75,10 @@ _NON_TENSOR_CALLS = frozenset({
     "sorted", "len", "zip", "enumerate", "open", "object", "repr", "format", "map", "filter",
 })
 
+#: non-torch modules some rule rewrites in files that use torch (``pickle.load`` ->
+#: ``shims.pickle.load``): their uses are recorded in ``TorchNames.library_uses``
+TRACKED_LIBRARIES = frozenset({"pickle"})
+
 _LITERALS = (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.Integer,
              cst.Float, cst.Imaginary, cst.List, cst.Dict, cst.Set, cst.ListComp,
              cst.DictComp, cst.SetComp, cst.GeneratorExp)
@@ -153,6 +157,9 @@ class TorchNames:
     #: tensor-method calls (func Attribute) and reads of tensor data attributes the Var lacks
     #: or defines differently (the Attribute) -> ``torch.Tensor.m``
     method_uses: Dict[cst.Attribute, str] = field(default_factory=dict)
+    #: uses of a TRACKED_LIBRARIES module: the outermost Name/Attribute -> qualified name
+    #: (``pickle.Unpickler``); their heads are in ``foreign_heads`` too
+    library_uses: Dict[cst.CSTNode, str] = field(default_factory=dict)
     #: func expressions of calls (so rules can tell a callee from a plain reference)
     call_funcs: Set[cst.CSTNode] = field(default_factory=set)
     imports: List[ImportRecord] = field(default_factory=list)
@@ -273,6 +280,18 @@ _LIBRARY = ImportBinding("", "", True, False)  # an import of one of _VALUE_LIBR
 _LIBRARY_VALUE = ImportBinding("", "", False, False)  # a name bound to a value computed from one
 _FOREIGN_LIKE = (_FOREIGN, _LIBRARY, _LIBRARY_VALUE)
 _NOT_TENSOR = ImportBinding("", "", False, False)  # marker: the name itself is no tensor
+
+
+class _Tracked(ImportBinding):
+    """A binding to a TRACKED_LIBRARIES module or one of its names (a non-torch import)."""
+
+
+def _foreign_binding(module: str, local: str, qualname: str, is_module: bool) -> ImportBinding:
+    """The binding a non-torch import makes for ``local``."""
+    root = module.split(".", 1)[0]
+    if root in TRACKED_LIBRARIES:
+        return _Tracked(local, qualname, is_module, not is_module)
+    return _LIBRARY if root in _VALUE_LIBRARIES else _FOREIGN
 
 
 class _Resolver(Visitor):
@@ -413,7 +432,7 @@ class _Resolver(Visitor):
                 bindings.append(b)
                 self._bind(local, b)
             else:
-                self._bind(local, _LIBRARY if name.split(".", 1)[0] in _VALUE_LIBRARIES else _FOREIGN)
+                self._bind(local, _foreign_binding(name, local, qual, True))
         if bindings:
             self.out.imports.append(ImportRecord(node, bindings, top_level=self.depth == 0))
             self._heat_statement()
@@ -435,7 +454,9 @@ class _Resolver(Visitor):
             if not isinstance(node.names, cst.ImportStar):
                 for alias in node.names:
                     local = (alias.asname.name if alias.asname else alias.name).value
-                    self._bind(local, binding)
+                    qual = f"{module}.{dotted_name_of(alias.name)}"
+                    self._bind(local, _foreign_binding(module, local, qual, False)
+                               if root in TRACKED_LIBRARIES else binding)
             return False
         if isinstance(node.names, cst.ImportStar):
             rec = ImportRecord(node, [], star=True, top_level=self.depth == 0)
@@ -464,7 +485,11 @@ class _Resolver(Visitor):
             return False
         head = chain_head(node)
         binding = self._lookup(parts[0])
-        if any(binding is b for b in _FOREIGN_LIKE):  # by identity: bindings compare by value
+        if isinstance(binding, _Tracked):
+            self.out.foreign_heads.add(head)
+            self.out.library_uses[node] = ".".join([binding.qualname, *parts[1:]])
+            self._heat_statement()
+        elif any(binding is b for b in _FOREIGN_LIKE):  # by identity: bindings compare by value
             self.out.foreign_heads.add(head)
             if binding is not _FOREIGN:
                 self.library_heads.add(head)

@@ -15,6 +15,7 @@ from .launch import LaunchRule
 from .layer_args import LayerArgsRule
 from .modules import ModuleRule
 from .no_grad import NoGradConstructionRule
+from .pickle_load import PickleRule
 from .seeds import SeedRule
 from .train_step import TrainStepRule
 from .views import ViewWriteRule
@@ -29,6 +30,7 @@ RULES = [
     DeviceRule,
     SeedRule,
     CheckpointRule,
+    PickleRule,
     DataLoaderRule,
     NoGradConstructionRule,
     ViewWriteRule,
