@@ -17,18 +17,21 @@ import jittor as jt
 __all__ = ["Module", "Sequential", "ModuleList", "ModuleDict", "set_tensor_attr", "RemovableHandle", "with_dtype"]
 
 
+_FLOAT_DTYPES = ("float16", "float32", "float64", "bfloat16")
+
+
 def _cast_floats(module, dtype):
     """Floating parameters and buffers of ``module`` and its children to ``dtype``, in place."""
     for mod in module.modules():
         for k, v in list(mod.__dict__.items()):
-            if isinstance(v, jt.Var) and str(v.dtype) in ("float16", "float32", "float64", "bfloat16"):
+            if isinstance(v, jt.Var) and str(v.dtype) in _FLOAT_DTYPES:
                 trainable = not v.is_stop_grad()
                 v.assign(v.cast(dtype))
                 if trainable:
                     v.start_grad()
         attrs = mod.__dict__.get("_shim_tensor_attrs", {})
         for k, v in list(attrs.items()):
-            if isinstance(v, jt.Var) and str(v.dtype) in ("float16", "float32", "float64", "bfloat16"):
+            if isinstance(v, jt.Var) and str(v.dtype) in _FLOAT_DTYPES:
                 attrs[k] = v.cast(dtype)
     return module
 
@@ -228,6 +231,19 @@ class Module(jt.Module):
     def bfloat16(self):
         """torch's ``bfloat16()``: floating parameters and buffers to bfloat16 (in place)."""
         return self._cast_floats(jt.bfloat16)
+
+    def to(self, *args, **kwargs):
+        """torch's ``Module.to(device, dtype, non_blocking)``, in place: a device (``'cuda'``, an
+        index, None) changes nothing, Jittor places every Var by one global flag; a dtype (or a
+        tensor's) casts the floating parameters and buffers, as torch does.  The converter drops
+        the placement calls it can see; this serves the modules it cannot (``load(f)['G'].to(d)``)."""
+        dtype = kwargs.get("dtype")
+        for a in args:
+            if isinstance(a, jt.Var):
+                dtype = a.dtype
+            elif str(a) in _FLOAT_DTYPES or getattr(a, "__name__", None) in _FLOAT_DTYPES:
+                dtype = a
+        return self if dtype is None else self._cast_floats(dtype)
 
     # -- lookup by name ------------------------------------------------------------------
     def get_submodule(self, target: str) -> jt.Module:

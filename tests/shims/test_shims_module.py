@@ -188,3 +188,24 @@ def test_traversal_lists_go_into_jittors_own_list_apis():
     jt.sync(m.parameters())
     assert [a.shape for a in jt.fetch_sync(m.parameters())] == [tuple(p.shape) for p in params]
     assert jt.grad(loss, targets=m.parameters())[0].shape == grads[0].shape
+
+
+def test_module_to_places_nothing_and_casts_floats_as_torch():
+    import jittor as jt
+
+    import shims
+
+    class Net(shims.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = jt.ones(2)
+            self.register_buffer("steps", jt.zeros(1, dtype="int32"))
+
+    net, placement = Net(), jt.flags.use_cuda
+    assert net.to("cuda") is net and net.to(None, non_blocking=True) is net
+    assert str(net.w.dtype) == "float32" and jt.flags.use_cuda == placement
+    assert net.to("cpu", jt.float16) is net and str(net.w.dtype) == "float16"
+    net.to(dtype=jt.float64)
+    assert str(net.w.dtype) == "float64"
+    net.to(jt.zeros(1, dtype="float32"))  # a tensor's dtype
+    assert str(net.w.dtype) == "float32" and str(net.steps.dtype) == "int32"
