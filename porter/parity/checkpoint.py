@@ -19,6 +19,7 @@ import hashlib
 from pathlib import Path
 from typing import Any, Callable, Dict, Mapping, Optional, Tuple
 
+from porter.parity.checkpoint_files import read_port, read_torch
 from porter.parity.spec import Spec, SpecError
 
 #: Names of torch buffers that the converted model has no twin of (Jittor's own BatchNorm).
@@ -101,7 +102,7 @@ def load_torch(spec: Spec, model: Any) -> None:
 
     path = require_file(spec)
     try:
-        obj = torch.load(path, map_location="cpu", weights_only=True)
+        obj = read_torch(path)
     except Exception as e:  # noqa: BLE001 - torch raises many kinds for an unreadable file
         first = str(e).strip().splitlines()[0] if str(e).strip() else ""
         raise SpecError(f"{_where(spec)}: torch.load(weights_only=True) cannot read it: "
@@ -123,7 +124,7 @@ def load_port(spec: Spec, model: Any) -> None:
 
     path = require_file(spec)
     try:
-        obj = shims.load(str(path))
+        obj = read_port(path)
     except shims.CheckpointError as e:
         raise SpecError(f"{_where(spec)}: shims.load cannot read it: {e}") from None
     state = state_dict_of(obj, spec, lambda v: isinstance(v, (jt.Var, np.ndarray)))
