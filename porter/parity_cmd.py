@@ -6,8 +6,9 @@ directory's for an installed jtport, :mod:`porter.parity.workspace`) which saves
 inputs, outputs, every submodule's output and parameter gradients; this process (Jittor) loads
 the weights into the converted model through ``shims``, runs the same inputs and compares.  On a
 mismatch it names the first submodule, in execution order, whose output diverges.  With a
-``checkpoint`` (``--checkpoint FILE``: weights the upstream torch code saved) both sides load
-that file instead, and a ``checkpoint`` row compares the two loaded models' weights first.  The spec
+``checkpoint`` (``--checkpoint FILE``: weights the upstream torch code saved; ``PART=FILE`` for
+a file of one submodule or factory argument) both sides load those files instead, and a
+``checkpoint`` row compares the two loaded models' weights first.  The spec
 format is in ``porter/parity/spec.py`` and ``docs/parity.md``.
 
 Exit codes: 0 everything matched; 1 a comparison failed; 2 bad spec, usage or torch-side error.
@@ -33,6 +34,7 @@ example (see docs/parity.md):
   jtport convert src/ -o src_jittor
   jtport parity parity.toml
   jtport parity parity.toml --checkpoint gen_00600000.pt   # weights the torch code saved
+  jtport parity mccnet.toml --checkpoint decoder=decoder.pth --checkpoint @net:vgg=vgg.pth  # per part
 """
 
 
@@ -71,7 +73,8 @@ def _torch_side(spec, out: Path, torch_python: str) -> Optional[str]:
 
     try:
         with workspace.torch_pythonpath() as pythonpath:
-            extra = ["--checkpoint", str(spec.checkpoint)] if spec.checkpoint else []
+            extra = [a for cf in spec.checkpoints
+                     for a in ("--checkpoint", f"{cf.part}={cf.file}" if cf.part else str(cf.file))]
             proc = subprocess.run([torch_python, "-m", "porter.parity.spec_torch", str(spec.path),
                                    "--out", str(out), "--torch-root", str(spec.torch_root), *extra],
                                   cwd=workspace.ROOT, env=workspace.torch_env(pythonpath),
@@ -105,8 +108,10 @@ def main(argv: List[str]) -> int:
                                            ".venv-torch in the jtport checkout, or in the current folder)")
     ap.add_argument("--torch-root", help="override the spec's torch_root (e.g. your clone of an upstream repository)")
     ap.add_argument("--jittor-root", help="override the spec's jittor_root (its conversion)")
-    ap.add_argument("--checkpoint", help="override the spec's checkpoint: a file the torch code saved (.pth/.pt); "
-                                         "both sides load it, at the spec's checkpoint_key")
+    ap.add_argument("--checkpoint", action="append", metavar="[PART=]FILE",
+                    help="override the spec's checkpoint: a file the torch code saved (.pth/.pt); both sides "
+                         "load it, at the spec's checkpoint_key. PART=FILE (repeatable) loads a file into one "
+                         "part: a submodule (decoder) or a factory argument (@net:vgg)")
     ap.add_argument("--rtol", type=float, help="override the spec's rtol")
     ap.add_argument("--atol", type=float, help="override the spec's atol")
     args = ap.parse_args(argv)
@@ -118,7 +123,7 @@ def main(argv: List[str]) -> int:
     try:
         spec = specmod.with_roots(specmod.load_spec(args.spec), args.torch_root, args.jittor_root,
                                   args.checkpoint)
-        if spec.checkpoint is not None:
+        if spec.checkpoints:
             from .parity.checkpoint import require_file
 
             require_file(spec)
@@ -152,7 +157,7 @@ def main(argv: List[str]) -> int:
         return 2
     print(f"jittor side: {spec.jittor_factory} from {spec.jittor_root}")
     rows, weights = [], None
-    if spec.checkpoint is not None:
+    if spec.checkpoints:
         from .parity import checkpoint
 
         try:

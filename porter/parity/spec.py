@@ -19,6 +19,8 @@ which inputs.  TOML, read by both sides (torch side in ``.venv-torch``, Jittor s
     # checkpoint = "weights/gen_00600000.pt"  # optional: a file the torch code wrote; both sides
     #                                   # load it (torch.load / shims.load) instead of seeded weights
     # checkpoint_key = "gen_test"       # optional dotted path to the state dict inside it
+    # checkpoint = { decoder = "decoder.pth", "@net:vgg" = "vgg.pth" }  # or one file per part:
+    #                                   # a submodule of the model, or a factory argument
     seed = 0
     rtol = 1e-5
     atol = 1e-6
@@ -46,7 +48,10 @@ spec can build an unmodified upstream class (``examples/upstream/*.toml``).
 Relative paths are relative to the spec file's folder (``jtport parity --torch-root/--jittor-root/
 --checkpoint`` override them).  ``checkpoint_key`` without a ``checkpoint`` names where the
 state dict sits in the files the upstream code writes, for a ``--checkpoint`` given later
-(:mod:`.checkpoint`).
+(:mod:`.checkpoint`).  Projects that save their parts separately (MCCNet's ``decoder.pth``,
+``mcc_module.pth`` and the VGG's ``vgg_normalised.pth``) give ``checkpoint`` as a table from
+each part to its file: a submodule's name in the built model (``decoder``) or a factory
+argument (``"@net:vgg"``); ``--checkpoint PART=FILE``, repeated, does the same.
 """
 from __future__ import annotations
 
@@ -55,7 +60,7 @@ import math
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -65,6 +70,23 @@ else:  # pragma: no cover
 
 class SpecError(ValueError):
     """The spec file is malformed; the message names the file and the key."""
+
+
+@dataclass(frozen=True)
+class CheckpointFile:
+    """One file of a spec's checkpoint and what it loads into: ``part`` is ``""`` for the whole
+    model, a submodule's name in the built model (``"decoder"``), or a factory argument
+    (``"@net:vgg"``); ``key`` is the dotted path to the state dict inside the file."""
+
+    part: str
+    file: Path
+    key: Optional[str] = None
+
+    def describe(self) -> str:
+        """How messages name it: the file, its part and key."""
+        part = f" -> {self.part}" if self.part else ""
+        key = f" (checkpoint_key {self.key!r})" if self.key else ""
+        return f"checkpoint {self.file}{key}{part}"
 
 
 @dataclass
@@ -93,11 +115,18 @@ class Spec:
     loss_inputs: Dict[str, Any] = field(default_factory=dict)
     checkpoint: Optional[Path] = None
     checkpoint_key: Optional[str] = None
+    checkpoint_parts: Dict[str, Path] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
         """The suite name of this spec's results (the file's stem)."""
         return self.path.stem
+
+    @property
+    def checkpoints(self) -> List[CheckpointFile]:
+        """The files both sides load, in order: the whole model's, then each part's."""
+        whole = [CheckpointFile("", self.checkpoint, self.checkpoint_key)] if self.checkpoint else []
+        return whole + [CheckpointFile(part, f) for part, f in self.checkpoint_parts.items()]
 
 
 _KEYS = {"factory", "torch_root", "jittor_root", "jittor_factory", "forward", "seed", "rtol", "atol",
@@ -162,10 +191,10 @@ def load_spec(path) -> Spec:
              f"method must be a method name, got {method!r}")
     _require(not (method and "forward" in data), path, "give either forward or method, not both")
     _require(isinstance(data.get("shared_random", False), bool), path, "shared_random must be true or false")
-    for key in ("checkpoint", "checkpoint_key"):
-        value = data.get(key, "x")
-        _require(isinstance(value, str) and value.strip() != "", path,
-                 f"{key} must be a non-empty string, got {value!r}")
+    value = data.get("checkpoint_key", "x")
+    _require(isinstance(value, str) and value.strip() != "", path,
+             f"checkpoint_key must be a non-empty string, got {value!r}")
+    whole, parts = _checkpoint(data.get("checkpoint"), path)
     for key in ("rtol", "atol"):
         value = data.get(key, 0.0)
         _require(isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
@@ -182,8 +211,42 @@ def load_spec(path) -> Spec:
                 shared_random=bool(data.get("shared_random", False)),
                 loss=_target(data["loss"], path, "loss") if "loss" in data else None,
                 loss_root=(base / data.get("loss_root", ".")).resolve(), loss_inputs=dict(loss_inputs),
-                checkpoint=(base / data["checkpoint"]).resolve() if "checkpoint" in data else None,
-                checkpoint_key=data.get("checkpoint_key"))
+                checkpoint=(base / whole).resolve() if whole else None,
+                checkpoint_key=data.get("checkpoint_key"),
+                checkpoint_parts={part: (base / f).resolve() for part, f in parts.items()})
+
+
+def _checkpoint(value: Any, path: Path) -> Tuple[Optional[str], Dict[str, str]]:
+    """The spec's ``checkpoint``: a file for the whole model, or a table from parts to files."""
+    if value is None:
+        return None, {}
+    if isinstance(value, dict):
+        _require(bool(value), path, "checkpoint = { ... } must name at least one part")
+        for part, f in value.items():
+            _require(_is_part(part), path, f"checkpoint part {part!r} must be a submodule's name "
+                                           "(decoder, enc.0) or a factory argument ('@module:attr')")
+            _require(isinstance(f, str) and f.strip() != "", path,
+                     f"checkpoint.{part} must be a non-empty file name, got {f!r}")
+        return None, dict(value)
+    _require(isinstance(value, str) and value.strip() != "", path,
+             f"checkpoint must be a non-empty string or a table of parts, got {value!r}")
+    return value, {}
+
+
+def _is_part(part: str) -> bool:
+    """Whether ``part`` names a submodule (dotted names) or a factory argument (``@module:attr``)."""
+    if part.startswith("@"):
+        return part.count(":") == 1 and all(part[1:].split(":"))
+    return part != "" and all(p.isidentifier() or p.isdigit() for p in part.split("."))
+
+
+def checkpoint_argument(text: str) -> Tuple[str, Path]:
+    """A ``--checkpoint`` value: ``PART=FILE`` (a part of the model) or ``FILE`` (the whole
+    model, part ``""``)."""
+    part, sep, f = text.partition("=")
+    if sep and _is_part(part):
+        return part, Path(f)
+    return "", Path(text)
 
 
 def all_inputs(spec: Spec) -> Dict[str, Any]:
@@ -272,19 +335,44 @@ def torch_sources(spec: Spec) -> List[Path]:
 
 
 def with_roots(spec: Spec, torch_root: Optional[Path] = None, jittor_root: Optional[Path] = None,
-               checkpoint: Optional[Path] = None) -> Spec:
+               checkpoint: Union[None, str, Path, Sequence[str]] = None) -> Spec:
     """The spec with its roots (and checkpoint) replaced (``--torch-root``/``--jittor-root``/
-    ``--checkpoint``: a shipped spec run against the user's own clone and weights)."""
+    ``--checkpoint``: a shipped spec run against the user's own clone and weights).
+    ``checkpoint`` is a file for the whole model, or ``--checkpoint`` values (``FILE`` or
+    ``PART=FILE``, :func:`checkpoint_argument`); given, they replace all of the spec's."""
     import dataclasses
 
-    changes = {}
+    changes: Dict[str, Any] = {}
     if torch_root is not None:
         changes["torch_root"] = Path(torch_root).resolve()
     if jittor_root is not None:
         changes["jittor_root"] = Path(jittor_root).resolve()
     if checkpoint is not None:
-        changes["checkpoint"] = Path(checkpoint).resolve()
+        given = [("", Path(checkpoint))] if isinstance(checkpoint, Path) else \
+            [checkpoint_argument(checkpoint)] if isinstance(checkpoint, str) else \
+            [checkpoint_argument(c) for c in checkpoint]
+        wholes = [f for part, f in given if not part]
+        if len(wholes) > 1:
+            raise SpecError(f"{spec.path}: --checkpoint names {len(wholes)} files for the whole model; "
+                            "give one, or name each file's part (PART=FILE)")
+        changes["checkpoint"] = wholes[0].resolve() if wholes else None
+        changes["checkpoint_parts"] = {part: f.resolve() for part, f in given if part}
     return dataclasses.replace(spec, **changes)
+
+
+def part_of(spec: Spec, model: Any, part: str, side: str) -> Any:
+    """What a checkpoint ``part`` names on one side: the model (``""``), its submodule by name,
+    or a factory argument (``@module:attr`` resolved in that side's tree)."""
+    if part.startswith("@"):
+        root = spec.torch_root if side == "torch" else spec.jittor_root
+        return _argument(part, root)
+    if not part:
+        return model
+    found = dict(model.named_modules()).get(part)
+    if found is None:
+        raise SpecError(f"{spec.path}: checkpoint part {part!r}: the {side} model "
+                        f"{type(model).__name__} has no submodule of that name")
+    return found
 
 
 def _argument(value: Any, root: Path) -> Any:

@@ -2,7 +2,7 @@
 load the spec's checkpoint into it if it names one (:func:`.checkpoint.load_torch`), run
 :func:`.torch_dump.dump`, write ``OUT/reference.npz``.
 
-    python -m porter.parity.spec_torch SPEC --out OUT [--torch-root DIR] [--checkpoint FILE]
+    python -m porter.parity.spec_torch SPEC --out OUT [--torch-root DIR] [--checkpoint [PART=]FILE ...]
 """
 import argparse
 import sys
@@ -18,14 +18,14 @@ def main(argv=None) -> None:
     ap.add_argument("spec", type=Path)
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--torch-root", type=Path)
-    ap.add_argument("--checkpoint", type=Path)
+    ap.add_argument("--checkpoint", action="append")
     args = ap.parse_args(argv)
     with torch_dump.cuda_as_cpu():
         try:
             spec = with_roots(load_spec(args.spec), torch_root=args.torch_root, checkpoint=args.checkpoint)
             torch_dump.deterministic(spec.seed)
             model, forward = build(spec, "torch", torch_dump.default_forward, torch_dump.shared_random)
-            if spec.checkpoint is not None:  # before anything is dumped: param/ holds its weights
+            if spec.checkpoints:  # before anything is dumped: param/ holds its weights
                 checkpoint.load_torch(spec, model)
             model_loss = build_loss(spec, "torch")
         except SpecError as e:  # the message names the spec and the problem: no traceback
