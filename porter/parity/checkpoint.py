@@ -22,7 +22,7 @@ import hashlib
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
-from porter.parity.checkpoint_files import read_port, read_torch
+from porter.parity.checkpoint_files import read_port, read_torch, readers
 from porter.parity.spec import CheckpointFile, Spec, SpecError, part_of
 
 #: Names of torch buffers that the converted model has no twin of (Jittor's own BatchNorm).
@@ -113,7 +113,7 @@ def load_torch(spec: Spec, model: Any) -> None:
             obj = read_torch(path)
         except Exception as e:  # noqa: BLE001 - torch raises many kinds for an unreadable file
             first = str(e).strip().splitlines()[0] if str(e).strip() else ""
-            raise SpecError(f"{_where(spec, cf)}: torch.load(weights_only=True) cannot read it: "
+            raise SpecError(f"{_where(spec, cf)}: {readers(path)[0]} cannot read it: "
                             f"{type(e).__name__}: {first}") from None
         state = state_dict_of(obj, spec, cf, lambda v: isinstance(v, torch.Tensor))
         target = part_of(spec, model, cf.part, "torch")
@@ -138,8 +138,11 @@ def load_port(spec: Spec, model: Any) -> None:
         path = cf.file
         try:
             obj = read_port(path)
-        except shims.CheckpointError as e:
-            raise SpecError(f"{_where(spec, cf)}: shims.load cannot read it: {e}") from None
+        except shims.CheckpointError as e:  # names the file and why, already
+            raise SpecError(f"{_where(spec, cf)}: {readers(path)[1]} cannot read it: {e}") from None
+        except Exception as e:  # noqa: BLE001 - a network pickle runs the code it names
+            raise SpecError(f"{_where(spec, cf)}: {readers(path)[1]} cannot read it: "
+                            f"{type(e).__name__}: {e}") from None
         state = state_dict_of(obj, spec, cf, lambda v: isinstance(v, (jt.Var, np.ndarray)))
         try:
             shims.load_state_dict(part_of(spec, model, cf.part, "jittor"), state, strict=True)
@@ -169,5 +172,7 @@ def check_port(spec: Spec, model: Any, reference: Path, results: Path) -> Tuple[
     comps = compare_sets(got, ref, 0.0, 0.0, "weights")
     files = ", ".join(f"{cf.file}" + (f" [{cf.key}]" if cf.key else "") + (f" -> {cf.part}" if cf.part else "")
                       for cf in spec.checkpoints)
-    note = f"loaded {files} through shims.load, compared with torch's after torch.load"
+    used = [readers(cf.file) for cf in spec.checkpoints]
+    torch_reader, port_reader = ("/".join(dict.fromkeys(r[i] for r in used)) for i in (0, 1))
+    note = f"loaded {files} through {port_reader}, compared with torch's after {torch_reader}"
     return make_row(suite, "checkpoint", comps, note=note, results=results), got

@@ -37,6 +37,13 @@ def is_network_pickle(path: Path) -> bool:
     return False
 
 
+def readers(path: Path) -> "tuple[str, str]":
+    """How each side reads ``path`` (torch's, the port's), for messages and the row's note."""
+    if is_network_pickle(path):
+        return "pickle.load", "shims.pickle.load"
+    return "torch.load(weights_only=True)", "shims.load"
+
+
 def modules_as_state_dicts(obj: Any, is_module: Callable[[Any], bool]) -> Any:
     """``obj`` with every module inside dicts, lists and tuples replaced by its ``state_dict()``."""
     if is_module(obj):
