@@ -14,6 +14,9 @@ key                   content
 ``loss``              the scalar loss (shape ``(1,)``)
 ``grad/<name>``       the gradient of the loss for every trainable parameter (zeros if unused)
 ``step<k>/param/...`` the ``state_dict`` after ``k`` optimizer steps (``k = 1..steps``)
+``step<k>/spread/...`` only for a model that cannot run in float64: how far ``k`` steps move each
+                      weight apart when the start is perturbed by one float32 rounding
+                      (:func:`rounding_spread`), torch's own float32 sensitivity
 ``act/<key>``         the output of every submodule call, ``<key> = <qualname>@<call>`` plus
                       the flatten suffix; ``<qualname>`` is ``<root>`` for the model itself
 ``act_order``         the ``<qualname>@<call>`` keys in execution (completion) order
@@ -239,11 +242,52 @@ def dump(path: Union[str, Path], model: torch.nn.Module, inputs: Mapping[str, np
             compute_loss(forward(model, tin)).backward()
             opt.step()
             arrays.update(_state_arrays(model, f"step{k}/param/"))
+        if "meta/float64_error" in arrays:  # no float64 steps to judge float32 by: torch's own spread
+            arrays.update(rounding_spread(model, initial, lambda: compute_loss(forward(model, tin)), trainable,
+                                          steps, optimizer, {k: v for k, v in arrays.items() if "/param/" in k}))
     if extra:
         arrays.update(extra)
     path.parent.mkdir(parents=True, exist_ok=True)
     np.savez(path, **arrays)
     return path
+
+
+#: Seeds of the perturbed starts :func:`rounding_spread` runs.
+SPREAD_SEEDS = (1, 2, 3)
+
+
+def rounding_spread(model: torch.nn.Module, initial: Mapping[str, torch.Tensor], loss: Callable[[], torch.Tensor],
+                    trainable: Sequence[str], steps: int, optimizer: Mapping[str, Any],
+                    stepped: Mapping[str, np.ndarray]) -> Arrays:
+    """``step<k>/spread/<name>``: the largest difference, over :data:`SPREAD_SEEDS`, between the
+    state after ``k`` optimizer steps (``stepped``: ``step<k>/param/<name>``) and the same steps
+    from a start whose trainable weights are each multiplied by ``1 + 2**-23 * N(0, 1)`` (one
+    float32 rounding).  For code that cannot run in double (StyleGAN2-ADA casts to float32
+    inside) this is what float32 itself decides of the steps: the Jittor side allows a port
+    that many times this spread where the float32 steps differ (``ModelParity.check_steps``)."""
+    params = dict(model.named_parameters())
+    spread: Arrays = {}
+    for seed in SPREAD_SEEDS:
+        model.load_state_dict(initial)
+        rng = np.random.default_rng(seed)
+        with torch.no_grad():
+            for n in trainable:
+                p = params[n]
+                if p.is_floating_point():
+                    noise = torch.from_numpy(rng.standard_normal(tuple(p.shape))).to(p.dtype)
+                    p.mul_(1 + 2.0 ** -23 * noise)
+        opt = make_optimizer(optimizer, [params[n] for n in trainable])
+        for k in range(1, steps + 1):
+            opt.zero_grad()
+            loss().backward()
+            opt.step()
+            for key, v in _state_arrays(model, f"step{k}/param/").items():
+                if key in stepped and np.issubdtype(v.dtype, np.floating):
+                    name = key.replace("/param/", "/spread/", 1)
+                    diff = np.abs(v.astype(np.float64) - stepped[key]).astype(np.float32)
+                    spread[name] = np.maximum(spread[name], diff) if name in spread else diff
+    model.load_state_dict(initial)
+    return spread
 
 
 def bind_loss(model_loss: ModelLossFn, model: torch.nn.Module) -> LossFn:
