@@ -189,11 +189,16 @@ class ActivationTap:
     Jittor's ``register_forward_hook`` has one slot per module and no handle, so instead each
     module's ``execute`` is shadowed by an instance attribute for the duration of the ``with``
     block and restored afterwards (any hook the model set itself stays untouched).
+    ``records`` keeps each output itself (gradients are taken with respect to it); ``arrays``
+    gives the values it had when the call returned, as the torch side copies them: a later
+    in-place op on it (StyleGAN2-ADA's resnet blocks do ``y = self.skip(x); ...; y.add_(x)``)
+    rebinds a Jittor Var to the new value, which a torch-side copy never sees.
     """
 
     def __init__(self, model: Any):
         self.model = model
         self.records: List[Tuple[str, Any]] = []
+        self._values: List[Tuple[str, Any]] = []
         self._calls: Dict[str, int] = {}
         self._patched: List[Tuple[Any, Any]] = []
 
@@ -205,6 +210,9 @@ class ActivationTap:
             k = self._calls.get(name, 0)
             self._calls[name] = k + 1
             self.records.append((f"{name}@{k}", out))
+            # clone() is lazy and keeps this value even if the Var is later assigned to
+            self._values.append((f"{name}@{k}", [(n, v.clone() if isinstance(v, jt.Var) else v)
+                                                 for n, v in flatten(out, f"{name}@{k}")]))
             return out
         return execute
 
@@ -226,9 +234,9 @@ class ActivationTap:
         """Flattened outputs by name and the ordered list of ``<qualname>@<call>`` keys."""
         acts: Arrays = {}
         order: List[str] = []
-        for key, out in self.records:
+        for key, flat in self._values:
             order.append(key)
-            for name, v in flatten(out, key):
+            for name, v in flat:
                 acts[name] = to_numpy(v)
         return acts, order
 
