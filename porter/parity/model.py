@@ -460,14 +460,36 @@ def make_optimizer(spec: Mapping[str, Any], params: List[jt.Var]) -> Any:
     raise ValueError(f"make_optimizer: neither shims.optim nor jittor.optim has {spec['name']!r}")
 
 
-def _step_comps(k: int, state: Mapping[str, Any], ref_k: Mapping[str, Any], loose: Any, lr: float,
-                rtol: float, atol: float) -> List[Comparison]:
-    """Step ``k``'s weights vs torch's: those in ``loose`` (a gradient only rounding decides) within
-    the optimizer's move so far, ``2 * k * lr + atol``, the others at ``rtol``/``atol``."""
-    comps = compare_sets({n: state[n] for n in ref_k if n not in loose},
-                         {n: v for n, v in ref_k.items() if n not in loose}, rtol, atol, f"step{k}")
-    return comps + [compare(f"step{k}/{n}", state[n], ref_k[n], 0.0, 2 * k * lr + atol)
-                    for n in sorted(loose) if n in ref_k]
+def _step_comps(k: int, state: Mapping[str, Any], ref_k: Mapping[str, np.ndarray], loose: Mapping[str, Any],
+                lr: float, rtol: float, atol: float, spread: Optional[Mapping[str, np.ndarray]] = None,
+                ratios: Optional[List[float]] = None) -> List[Comparison]:
+    """Step ``k``'s weights vs torch's, element by element.  Elements ``loose[name]`` marks (a
+    boolean mask, or True for the whole weight: a gradient only rounding decides) must be
+    within the optimizer's move so far, ``2 * k * lr + atol``; the others within ``atol + rtol *
+    max|ref|``, plus :data:`ROUNDING_FACTOR` times the array's largest ``spread`` where the
+    reference measured torch's own (``step<k>/spread/``).  Appends to ``ratios`` each array's
+    error over its spread where the spread was needed."""
+    spread = spread or {}
+    comps = []
+    for name in sorted(ref_k):
+        got, ref = to_numpy(state[name]), np.asarray(ref_k[name])
+        plain = compare(f"step{k}/{name}", got, ref, rtol, atol)
+        if (name not in loose and name not in spread) or plain.max_abs_err == float("inf"):
+            comps.append(plain)  # shapes or non-finite values differ: nothing to widen
+            continue
+        mask = np.broadcast_to(np.asarray(loose.get(name, False), bool), ref.shape)
+        err = np.abs(got.astype(np.float64) - ref.astype(np.float64))
+        firm, scale = ~mask, float(np.abs(ref).max()) if ref.size else 0.0
+        room = float(np.abs(spread[name][firm]).max()) if name in spread and firm.any() else 0.0
+        firm_err = float(err[firm].max()) if firm.any() else 0.0
+        ok = (firm_err <= ROUNDING_FACTOR * room + atol + rtol * scale
+              and (not mask.any() or float(err[mask].max()) <= 2 * k * lr + atol))
+        if ratios is not None and room > 0 and firm_err > atol + rtol * scale:
+            ratios.append(firm_err / room)
+        reason = f"{firm_err / room:.3g}x torch's own spread {room:.3g}" if room > 0 else ""
+        comps.append(Comparison(plain.name, ok, plain.max_abs_err, plain.max_rel_err, plain.got_shape,
+                                plain.ref_shape, reason))
+    return comps
 
 
 class ModelParity:
@@ -707,7 +729,7 @@ class ModelParity:
             raise ValueError(f"{self.ref.path.name} has no optimizer steps (dump(steps=N))")
         # Torch-only bookkeeping buffers (num_batches_tracked) have no Jittor twin: compare
         # what both sides hold; a missing trainable parameter already failed in _params().
-        comps = self._replay_steps(optimizer, lambda k, state, ref_k: _step_comps(k, state, ref_k, (), 0.0, rtol, atol),
+        comps = self._replay_steps(optimizer, lambda k, state, ref_k: _step_comps(k, state, ref_k, {}, 0.0, rtol, atol),
                                    stop_at_failure=True)
         if not all(c.ok for c in comps) and self.ref.step64(1):
             comps64 = []
@@ -715,7 +737,7 @@ class ModelParity:
             lr = float(optimizer.get("lr", 0.0))
             for k, state in enumerate(self.float64_steps(optimizer), 1):
                 ref_k = {n: v for n, v in self.ref.step64(k).items() if n in state}
-                comps64 += _step_comps(k, state, ref_k, undetermined, lr, rtol, atol)
+                comps64 += _step_comps(k, state, ref_k, dict.fromkeys(undetermined, True), lr, rtol, atol)
             if comps64 and all(c.ok for c in comps64):
                 note = float64_note("steps", comps, comps64)
                 if undetermined:
@@ -755,7 +777,7 @@ class ModelParity:
                                      rtol: float, atol: float) -> Optional[Row]:
         """The steps judged without a float64 reference (code that cannot run in double, such as
         StyleGAN2-ADA's, which casts to float32 inside), allowing, weight by weight, what float32
-        itself cannot decide (:func:`_steps_within_float32`): a weight element whose torch
+        itself cannot decide (:func:`_step_comps`): a weight element whose torch
         gradient is zero up to float32 rounding (within :data:`FLOAT32_ZERO` of the largest
         gradient), or a weight whose whole gradient is within the row's ``atol`` of zero (which
         the gradients row proves only up to ``atol``), is moved by an adaptive optimizer (Adam:
@@ -769,8 +791,8 @@ class ModelParity:
                 for n, g in self.ref.grads.items()}
         lr = float(optimizer.get("lr", 0.0))
         ratios: List[float] = []
-        comps = self._replay_steps(optimizer, lambda k, state, ref_k: _steps_within_float32(
-            k, state, ref_k, self.ref.spread(k), tiny, lr, rtol, atol, ratios))
+        comps = self._replay_steps(optimizer, lambda k, state, ref_k: _step_comps(
+            k, state, ref_k, tiny, lr, rtol, atol, self.ref.spread(k), ratios))
         if not all(c.ok for c in comps):
             return None
         worst = max(comps32, key=lambda c: c.max_abs_err)
@@ -788,37 +810,6 @@ class ModelParity:
                 + "; ".join(parts or ["at rtol/atol"])
                 + ", they match (no float64 reference: the code does not run in double)")
         return make_row(self.suite, case, comps, None, note, self.results)
-
-
-def _steps_within_float32(k: int, state: Mapping[str, Any], ref_k: Mapping[str, np.ndarray],
-                          spread: Mapping[str, np.ndarray], tiny: Mapping[str, np.ndarray], lr: float,
-                          rtol: float, atol: float, ratios: List[float]) -> List[Comparison]:
-    """Step ``k``'s weights vs torch's where float32 alone judges (see
-    ``ModelParity._steps_at_gradient_tolerance``): ``tiny[name]`` marks the elements compared
-    within ``2 * k * lr + atol``; the others must be within ``ROUNDING_FACTOR`` times the
-    array's largest ``spread`` plus ``atol + rtol * max|ref|``.  Appends to ``ratios`` each
-    array's error over its spread where the spread was needed."""
-    comps = []
-    for name in sorted(ref_k):
-        got, ref = to_numpy(state[name]).astype(np.float64), np.asarray(ref_k[name], np.float64)
-        plain = compare(f"step{k}/{name}", got, ref, rtol, atol)
-        if plain.ok or got.shape != ref.shape or not np.isfinite(got).all():
-            comps.append(plain)
-            continue
-        err = np.abs(got - ref)
-        loose = tiny.get(name, np.zeros(ref.shape, bool))
-        loose = loose if loose.shape == ref.shape else np.zeros(ref.shape, bool)
-        firm = ~loose
-        room = float(np.abs(spread[name][firm]).max()) if name in spread and firm.any() else 0.0
-        firm_err = float(err[firm].max()) if firm.any() else 0.0
-        ok = (firm_err <= ROUNDING_FACTOR * room + atol + rtol * float(np.abs(ref).max())
-              and (not loose.any() or float(err[loose].max()) <= 2 * k * lr + atol))
-        if room > 0 and firm_err > atol + rtol * float(np.abs(ref).max()):
-            ratios.append(firm_err / room)
-        reason = f"{firm_err / room:.3g}x torch's own spread {room:.3g}" if room > 0 else ""
-        comps.append(Comparison(plain.name, ok, plain.max_abs_err, plain.max_rel_err, plain.got_shape,
-                                plain.ref_shape, reason))
-    return comps
 
 
 @contextlib.contextmanager
