@@ -20,7 +20,10 @@ shuffle order and every crop and flip are torch's (``shims.random_torch``).  Mea
 port's losses are within 1.0e-7 relative of torch's; torch itself with the next seed (another
 order and other crops) differs by 0.2-4% at every step.  Compared: every logged loss and
 metric, step by step, and the final checkpoint (written by ``shims.save``, read back by
-``shims.load`` with torch's).
+``shims.load`` with torch's), each tensor within what float32 itself decides of it: torch runs
+every script three more times from starts perturbed by one rounding (``NAME.spread.pt``), since
+the torch side draws a new random start at each run and an optimizer's first step can turn a
+gradient's last bits into a visible weight difference (:func:`_checkpoint_bound`).
 """
 import json
 import os
@@ -34,6 +37,7 @@ import shims
 from porter import convert_path
 from parity_tests.conftest import FUSE_ENV
 from parity_tests.run import jittor_env
+from porter.parity.model import ROUNDING_FACTOR
 from porter.parity.processes import run_tracked
 from porter.parity.results import Row, record
 from porter.parity.torchside import TorchSide
@@ -48,8 +52,10 @@ TORCH_SIDE = TorchSide(ROOT / "parity_tests" / "torch_side" / "scripts.py", "scr
 # differences into the next steps (at most 12 steps per script).  Measured (results rows
 # "scripts"): worst relative error 1.1e-5 (sine_lbfgs: LBFGS's line search amplifies), the
 # others 1e-7 to 6e-7.  1e-4 leaves a 9x margin; a wrong op moves the losses by 1e-2 or more.
-# The checkpoints use the same rtol with an absolute floor of 1e-5 for weights near zero.
+# The checkpoints use the same rtol with an absolute floor of 1e-5 for weights near zero, plus
+# ROUNDING_FACTOR times torch's own spread over the tensor (see _checkpoint_bound).
 RTOL, ATOL = 1e-4, 1e-6
+CKPT_ATOL = 1e-5
 
 
 @pytest.fixture(scope="module")
@@ -119,6 +125,20 @@ def _undetermined(key: str, entries, size: int) -> np.ndarray:
     return mask
 
 
+def _checkpoint_bound(w: np.ndarray, spread: np.ndarray) -> np.ndarray:
+    """How far each element of a final weight ``w`` may sit from torch's: ``RTOL`` of it plus
+    ``CKPT_ATOL``, plus :data:`ROUNDING_FACTOR` times the tensor's largest ``spread`` (torch's own:
+    the same script from a start perturbed by one float32 rounding, ``torch_side/scripts.py``).
+    Measured: RMSprop's first step is ``lr * g / (0.1 |g| + eps)``, so a gradient element near
+    ``10 * eps`` (lstm_classifier: 9.9e-8 among gradients up to 1e-2) turns its float32 rounding
+    (5e-11 here, torch's 1e-11) into 6.6e-6 of weight; torch's own perturbed runs move that
+    element 4.6e-6, and which elements land there changes with the random start.  The largest
+    spread of the tensor, not the element's own, because another machine's summation order
+    picks other elements near that edge."""
+    room = float(spread.max()) if spread.size else 0.0
+    return RTOL * np.abs(w) + CKPT_ATOL + ROUNDING_FACTOR * room
+
+
 def _run_converted(script: Path, args, cwd: Path):
     env = jittor_env()
     env["PYTHONPATH"] = str(ROOT)
@@ -143,6 +163,7 @@ def test_converted_script_matches_torch(name, torch_out, ported, tmp_path):
 
     want_ckpt, got_ckpt = dict(_leaves(shims.load(str(torch_out / f"{name}.ckpt.pt")))), \
         dict(_leaves(shims.load(str(ckpt))))
+    spread = dict(_leaves(shims.load(str(torch_out / f"{name}.spread.pt"))))
     weights = {k: v for k, v in want_ckpt.items() if hasattr(v, "shape") and "optim" not in k}
     assert weights, f"{name}: no tensors in torch's checkpoint"
     for key, w in weights.items():
@@ -150,4 +171,11 @@ def test_converted_script_matches_torch(name, torch_out, ported, tmp_path):
         g, w = _as_array(got_ckpt[key]).ravel(), _as_array(w).ravel()
         free = _undetermined(key.split("/")[-1], free_keys, w.size)
         assert np.abs(g[free] - w[free]).max(initial=0.0) <= free_bound, f"{name} {key}"
-        np.testing.assert_allclose(g[~free], w[~free], rtol=RTOL, atol=1e-5, err_msg=f"{name} checkpoint {key}")
+        firm_spread = _as_array(spread[key]).ravel()[~free]
+        err, bound = np.abs(g[~free].astype(np.float64) - w[~free]), _checkpoint_bound(w[~free], firm_spread)
+        worst = int(np.argmax(err - bound)) if err.size else 0
+        assert (err <= bound).all(), (
+            f"{name} checkpoint {key}: {int((err > bound).sum())}/{err.size} elements beyond the bound; "
+            f"worst: element {worst}: got {g[~free][worst]:.8g}, torch {w[~free][worst]:.8g} (error "
+            f"{err[worst]:.3g}, bound {bound[worst]:.3g}; torch's own spread over the tensor "
+            f"{firm_spread.max(initial=0.0):.3g})")

@@ -2,7 +2,9 @@
 ``parity_tests/scripts/`` as its user would, under ``.venv-torch``.
 
 Per script ``NAME``: ``NAME.init.pt`` (the initial weights the script saved, since the file was
-absent), ``NAME.json`` (its logged losses), ``NAME.ckpt.pt`` (its final checkpoint); and
+absent), ``NAME.json`` (its logged losses), ``NAME.ckpt.pt`` (its final checkpoint),
+``NAME.spread.pt`` (torch's own float32 sensitivity: per checkpoint tensor, how far the same run
+ends from it when its start is perturbed by one float32 rounding, :func:`spread_run`); and
 ``cases.json``: the scripts run, the command-line arguments each got (the Jittor side passes them
 unchanged to the converted scripts) and the parameters its loss does not determine.
 """
@@ -11,6 +13,11 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+
+import numpy as np
+import torch
+
+from porter.parity.torch_dump import SPREAD_SEEDS, rounding_perturbed
 
 SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
 
@@ -61,10 +68,62 @@ def write_mnist(root: Path) -> None:
 DATA = {"mnist_augment": (write_mnist, "--data")}
 
 
-def script_args(out: Path, name: str) -> list:
-    """The arguments of one script's run, its files in ``out``."""
-    return ["--init", str(out / f"{name}.init.pt"), "--log", str(out / f"{name}.json"),
-            "--ckpt", str(out / f"{name}.ckpt.pt"), *EXTRA_ARGS.get(name, []), *data_args(out, name)]
+def _command(out: Path, name: str, stem: str) -> list:
+    """The command line of one run of script ``name``, its files ``out/<stem>.*`` (``stem`` is the
+    script's name for the run the Jittor side repeats, another for a perturbed run)."""
+    return [sys.executable, str(SCRIPTS / f"{name}.py"), "--init", str(out / f"{stem}.init.pt"),
+            "--log", str(out / f"{stem}.json"), "--ckpt", str(out / f"{stem}.ckpt.pt"),
+            *EXTRA_ARGS.get(name, []), *data_args(out, name)]
+
+
+def _finish(name: str, proc) -> None:
+    """Exit with the script's output unless its run succeeded."""
+    if proc.returncode != 0:
+        sys.exit(f"{name}.py failed under torch:\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}")
+
+
+def _perturbed(obj, rng: np.random.Generator):
+    """A nested checkpoint (dicts, lists, tensors) with every floating tensor perturbed by one
+    float32 rounding."""
+    if isinstance(obj, dict):
+        return {k: _perturbed(v, rng) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return type(obj)(_perturbed(v, rng) for v in obj)
+    if isinstance(obj, torch.Tensor) and obj.is_floating_point():
+        return rounding_perturbed(obj, rng)
+    return obj
+
+
+def _spread(base, runs: list):
+    """Nested like checkpoint ``base``: for each tensor, the elementwise largest ``|run - base|``
+    over ``runs`` (float32); ``None`` for every other leaf."""
+    if isinstance(base, dict):
+        return {k: _spread(v, [r[k] for r in runs]) for k, v in base.items()}
+    if isinstance(base, (list, tuple)):
+        return [_spread(v, [r[i] for r in runs]) for i, v in enumerate(base)]
+    if isinstance(base, torch.Tensor):
+        return torch.stack([(r.double() - base.double()).abs() for r in runs]).amax(0).float()
+    return None
+
+
+def spread_run(out: Path, name: str) -> None:
+    """``out/<name>.spread.pt``: script ``name`` run again from its saved start perturbed by one
+    float32 rounding (a run per seed of :data:`SPREAD_SEEDS`, side by side), each final checkpoint's
+    distance from ``<name>.ckpt.pt``.  Where a weight's updates amplify rounding (RMSprop's or
+    Adam's first step divides a gradient near ``eps`` by its own magnitude, LBFGS's line search)
+    two correct float32 runs end this far apart; the Jittor side allows a port a few times it."""
+    init = torch.load(out / f"{name}.init.pt")
+    runs = []
+    for seed in SPREAD_SEEDS:
+        stem = f"{name}.rounding{seed}"
+        torch.save(_perturbed(init, np.random.default_rng(seed)), out / f"{stem}.init.pt")
+        runs.append((stem, subprocess.Popen(_command(out, name, stem), cwd=out, stdout=subprocess.PIPE,
+                                            stderr=subprocess.PIPE, text=True)))
+    for _stem, proc in runs:
+        stdout, stderr = proc.communicate()
+        _finish(name, subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr))
+    torch.save(_spread(torch.load(out / f"{name}.ckpt.pt"), [torch.load(out / f"{stem}.ckpt.pt") for stem, _ in runs]),
+               out / f"{name}.spread.pt")
 
 
 def data_args(out: Path, name: str) -> list:
@@ -86,12 +145,10 @@ def main():
     out.mkdir(parents=True, exist_ok=True)
     names = sorted(p.stem for p in SCRIPTS.glob("*.py") if not p.name.startswith("_"))
     for name in names:
-        proc = subprocess.run([sys.executable, str(SCRIPTS / f"{name}.py"), *script_args(out, name)],
-                              cwd=out, capture_output=True, text=True)
-        if proc.returncode != 0:
-            sys.exit(f"{name}.py failed under torch:\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}")
+        _finish(name, subprocess.run(_command(out, name, name), cwd=out, capture_output=True, text=True))
         if not (out / f"{name}.init.pt").exists():
             sys.exit(f"{name}.py wrote no initial weights")
+        spread_run(out, name)
     cases = {n: {"args": EXTRA_ARGS.get(n, []) + data_args(out, n),
                  "undetermined": UNDETERMINED.get(n, ([], 0.0, ""))} for n in names}
     (out / "cases.json").write_text(json.dumps(cases, indent=1))

@@ -256,6 +256,14 @@ def dump(path: Union[str, Path], model: torch.nn.Module, inputs: Mapping[str, np
 SPREAD_SEEDS = (1, 2, 3)
 
 
+def rounding_perturbed(t: torch.Tensor, rng: np.random.Generator) -> torch.Tensor:
+    """Floating ``t`` with each element multiplied by ``1 + 2**-23 * N(0, 1)`` from ``rng``: one
+    float32 rounding's worth of noise, the start of a run that measures torch's own float32
+    sensitivity (:func:`rounding_spread`, the whole-script checks of ``torch_side/scripts.py``)."""
+    noise = torch.from_numpy(rng.standard_normal(tuple(t.shape))).to(t.dtype)
+    return t * (1 + 2.0 ** -23 * noise)
+
+
 def rounding_spread(model: torch.nn.Module, initial: Mapping[str, torch.Tensor], loss: Callable[[], torch.Tensor],
                     trainable: Sequence[str], steps: int, optimizer: Mapping[str, Any],
                     stepped: Mapping[str, np.ndarray]) -> Arrays:
@@ -274,8 +282,7 @@ def rounding_spread(model: torch.nn.Module, initial: Mapping[str, torch.Tensor],
             for n in trainable:
                 p = params[n]
                 if p.is_floating_point():
-                    noise = torch.from_numpy(rng.standard_normal(tuple(p.shape))).to(p.dtype)
-                    p.mul_(1 + 2.0 ** -23 * noise)
+                    p.copy_(rounding_perturbed(p, rng))
         opt = make_optimizer(optimizer, [params[n] for n in trainable])
         for k in range(1, steps + 1):
             opt.zero_grad()
