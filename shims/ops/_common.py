@@ -5,6 +5,7 @@ import builtins as _b
 from typing import Sequence, Tuple, Union
 
 import jittor as jt
+import numpy as np
 
 
 Dim = Union[None, int, Sequence[int]]
@@ -121,3 +122,20 @@ def float_mean(x, dims: Tuple[int, ...], keepdims: bool = False):
     if _sums_wide(x):
         return x.float64().mean(dims, keepdims=keepdims).cast(x.dtype)
     return x.mean(dims, keepdims=keepdims)
+
+
+def scalar_dtype(var: jt.Var, scalar) -> str:
+    """The dtype torch gives ``var OP scalar`` for a Python number: the Var's, except an integer
+    Var with a float scalar (the default float dtype, float32)."""
+    floating = str(var.dtype).startswith(("float", "bfloat"))
+    return str(var.dtype) if floating or isinstance(scalar, int) else "float32"
+
+
+def exact_scalar(value, dtype) -> jt.Var:
+    """``value`` as a shape-(1,) Var of ``dtype``, exact in float64 too (``jt.full`` and Jittor's
+    scalar operands round a Python float through float32)."""
+    name = str(dtype)
+    with jt.flag_scope(auto_convert_64_to_32=0):
+        if name == "bfloat16":
+            return jt.array(np.array([value], np.float32)).cast(name)
+        return jt.array(np.array([value], np.dtype(name)))

@@ -13,7 +13,7 @@ import math
 import jittor as jt
 import numpy as np
 
-from ._common import _FLOAT_DTYPES
+from ._common import _FLOAT_DTYPES, exact_scalar, scalar_dtype
 
 __all__ = [
     "tensor_type", "byte", "char", "short", "is_complex", "is_floating_point", "is_signed", "element_size", "real",
@@ -195,3 +195,34 @@ if not hasattr(jt.Var, "real"):
     jt.Var.real = property(_real)
 if not hasattr(jt.Var, "itemsize"):
     jt.Var.itemsize = property(_itemsize)
+
+
+# Jittor 1.3.11 computes ``scalar OP var`` for a one-element Var (shape ``(1,)``: every full
+# reduction, so every loss) in float32 whatever the Var's dtype: ``1.0 * loss64`` is float32
+# (rounded), ``1.0 * loss16`` float32; ``loss64 * 1.0`` and any other shape keep the dtype.
+# torch keeps the tensor's dtype (a Python scalar does not promote a float tensor), so a
+# float64 loss written ``loss_adv + lambda_sty * loss_sty`` (StarGAN v2's compute_g_loss) stays
+# float64.  The reflected operators below take the scalar as a one-element Var of the result's
+# dtype, made exactly (a float64 0.1 is not rounded through float32, which ``jt.full`` does).
+_REFLECTED = {"__radd__": "__add__", "__rsub__": "__sub__", "__rmul__": "__mul__", "__rtruediv__": "__truediv__",
+              "__rpow__": "__pow__", "__rmod__": "__mod__"}
+
+
+def _scalar_first(name: str, original):
+    forward = _REFLECTED[name]
+
+    def reflected(self, other):
+        if (type(other) not in (int, float) or tuple(self.shape) != (1,) or str(self.dtype) == "bool"):
+            return original(self, other)
+        return getattr(exact_scalar(other, scalar_dtype(self, other)), forward)(self)
+
+    reflected.__name__ = name
+    reflected.__doc__ = f"torch's ``scalar {forward[2:-2]} tensor`` dtype for a one-element Var (shims.ops.dtypes)"
+    return reflected
+
+
+for _name in _REFLECTED:
+    if not getattr(getattr(jt.Var, _name), "_shims", False):
+        _patched = _scalar_first(_name, getattr(jt.Var, _name))
+        _patched._shims = True
+        setattr(jt.Var, _name, _patched)

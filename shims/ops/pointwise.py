@@ -8,7 +8,7 @@ import jittor as jt
 import numpy as np
 
 from ..grad_mode import defer_sync
-from ._common import _FLOAT_DTYPES, _inplace, _is_int, _scaled
+from ._common import _FLOAT_DTYPES, _inplace, _is_int, _scaled, exact_scalar, scalar_dtype
 from .shape import where
 
 __all__ = ['clip', 'fix', 'addcmul', 'addcdiv', 'lerp', 'exp2', 'clamp', 'logaddexp', 'xlogy', 'hypot', 'sign', 'frac',
@@ -183,6 +183,45 @@ def div(input, other, *, rounding_mode=None):
 def floor_divide(input, other):
     """``torch.floor_divide``: rounds toward minus infinity (torch >= 1.13)."""
     return div(input, other, rounding_mode="floor")
+
+
+# Jittor 1.3.11's ``//`` on Vars: integers truncate toward zero (-7 // 2 is -3; torch and Python
+# give -4) and floats kill the process with SIGFPE (measured, any shape).  torch's ``//`` is
+# floor_divide; these operators give it: integers exactly (Jittor's quotient, corrected where
+# the remainder's sign differs from the divisor's), floats as floor_divide.
+_C_FLOORDIV = jt.Var.__floordiv__
+
+
+def _floor_operator(a, b):
+    """``a // b`` for a Var ``a`` and a Var or Python number ``b``, as torch computes it."""
+    b_int = _is_int(b) if isinstance(b, jt.Var) else isinstance(b, int)
+    if not (_is_int(a) and b_int):
+        return floor_divide(a, b)
+    q = _C_FLOORDIV(a, b)
+    r = a - q * b
+    if isinstance(b, jt.Var):
+        off = (r < 0) != (b < 0)
+    else:
+        off = (r > 0) if b < 0 else (r < 0)
+    return q - ((r != 0) & off).cast(q.dtype)
+
+
+def _floordiv(self, other):
+    if not isinstance(other, (jt.Var, int, float)) or isinstance(other, bool) or str(self.dtype) == "bool":
+        return _C_FLOORDIV(self, other)
+    return _floor_operator(self, other)
+
+
+def _rfloordiv(self, other):
+    if type(other) not in (int, float) or str(self.dtype) == "bool":
+        return NotImplemented
+    return _floor_operator(exact_scalar(other, scalar_dtype(self, other)), self)
+
+
+if not getattr(jt.Var.__floordiv__, "_shims", False):
+    _floordiv.__doc__ = _rfloordiv.__doc__ = "torch's ``//``: floor division (shims.ops.pointwise)"
+    _floordiv._shims = True
+    jt.Var.__floordiv__, jt.Var.__rfloordiv__ = _floordiv, _rfloordiv
 
 
 def atan2(input, other):

@@ -87,6 +87,15 @@ CASES = [
     t("profiler.record_function", "with torch.profiler.record_function('fwd') as r:\n    y = x.exp()\nout = y"),
     t("backends.cudnn.benchmark", "torch.backends.cudnn.benchmark = True\nout = x * 2.0"),
     t("backends.cudnn.deterministic", "torch.backends.cudnn.deterministic = True\nout = x * 2.0"),
+    # the // operator: Jittor truncated integers toward zero and killed the process on floats (SIGFPE)
+    m("__floordiv__", "out = (i // 3, i // -4, i // (i.abs() + 1), 7 // (i.abs() + 1), -7 // (i.abs() + 1))",
+      {"i": "i64<-50,50>[3,4]"}, variant="negative_ints", **NOGRAD),
+    m("__floordiv__", "out = (x // 0.3, 2.0 // (x.abs() + 0.5), x // (x.abs() + 0.5))", variant="floats", **NOGRAD),
+    m("__ifloordiv__", "y = i.clone()\ny //= -3\nout = y", {"i": "i64<-50,50>[3,4]"}, variant="negative_ints",
+      **NOGRAD),
+    # a Python scalar on the left of a full reduction keeps the tensor's dtype (Jittor: float32)
+    m("__rmul__", "h = x.half()\nout = ((1.5 * h.sum()).dtype == h.dtype, (2 * i.sum()).dtype == i.sum().dtype, "
+      "(0.5 - h.mean()).dtype == h.dtype)", {**X, **INT}, variant="scalar_first_dtype", **NOGRAD),
     # sparse: torch's values and gradients on the dense fallback
     t("sparse_coo_tensor", "i = torch.tensor([[0, 1, 1, 2], [2, 0, 0, 1]])\ns = torch.sparse_coo_tensor(i, v, (3, 3))\n"
       "out = (s.to_dense(), torch.sparse_coo_tensor(i, v).to_dense(), s.is_sparse)", {"v": "f32[4]"}),
