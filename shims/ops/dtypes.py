@@ -202,27 +202,50 @@ if not hasattr(jt.Var, "itemsize"):
 # (rounded), ``1.0 * loss16`` float32; ``loss64 * 1.0`` and any other shape keep the dtype.
 # torch keeps the tensor's dtype (a Python scalar does not promote a float tensor), so a
 # float64 loss written ``loss_adv + lambda_sty * loss_sty`` (StarGAN v2's compute_g_loss) stays
-# float64.  The reflected operators below take the scalar as a one-element Var of the result's
-# dtype, made exactly (a float64 0.1 is not rounded through float32, which ``jt.full`` does).
-_REFLECTED = {"__radd__": "__add__", "__rsub__": "__sub__", "__rmul__": "__mul__", "__rtruediv__": "__truediv__",
-              "__rpow__": "__pow__", "__rmod__": "__mod__"}
+# float64.  And with a float64 Var of any shape, Jittor's Python-float operand is float32
+# (``x64 * 0.1`` multiplies by 0.100000001): float64 code carries a 1e-8 relative bias on every
+# constant that float32 cannot hold (LeakyReLU's 0.2, an eps, ``1 / sqrt(2)``), and the port's
+# float64 gradients sat 1e-7 relative from torch's, enough to flip Adam's first step
+# (``lr * g / (|g| + eps)``) on elements with gradients that small.  The operators below take
+# the scalar as a one-element Var of the result's dtype, made exactly (``jt.full`` rounds a
+# float64 0.1 through float32 too).
+_FORWARD = ("__add__", "__sub__", "__mul__", "__truediv__", "__pow__", "__mod__")
+_REFLECTED = {f"__r{name[2:]}": name for name in _FORWARD}
+
+
+def _inexact_in_float32(self, other) -> bool:
+    """A Python float that Jittor would round (not a float32 value) beside a float64 Var."""
+    return type(other) is float and str(self.dtype) == "float64" and float(np.float32(other)) != other \
+        and math.isfinite(other)
 
 
 def _scalar_first(name: str, original):
     forward = _REFLECTED[name]
 
     def reflected(self, other):
-        if (type(other) not in (int, float) or tuple(self.shape) != (1,) or str(self.dtype) == "bool"):
+        if type(other) not in (int, float) or str(self.dtype) == "bool" or \
+                (tuple(self.shape) != (1,) and not _inexact_in_float32(self, other)):
             return original(self, other)
         return getattr(exact_scalar(other, scalar_dtype(self, other)), forward)(self)
 
     reflected.__name__ = name
-    reflected.__doc__ = f"torch's ``scalar {forward[2:-2]} tensor`` dtype for a one-element Var (shims.ops.dtypes)"
+    reflected.__doc__ = f"torch's ``scalar {forward[2:-2]} tensor`` (dtype and float64 value; shims.ops.dtypes)"
     return reflected
 
 
-for _name in _REFLECTED:
+def _exact_operand(name: str, original):
+    def op(self, other):
+        if _inexact_in_float32(self, other):
+            other = exact_scalar(other, "float64")
+        return original(self, other)
+
+    op.__name__ = name
+    op.__doc__ = f"``tensor {name[2:-2]} scalar`` with a float64 scalar kept exact (shims.ops.dtypes)"
+    return op
+
+
+for _name, _make in [*((n, _scalar_first) for n in _REFLECTED), *((n, _exact_operand) for n in _FORWARD)]:
     if not getattr(getattr(jt.Var, _name), "_shims", False):
-        _patched = _scalar_first(_name, getattr(jt.Var, _name))
+        _patched = _make(_name, getattr(jt.Var, _name))
         _patched._shims = True
         setattr(jt.Var, _name, _patched)
