@@ -116,6 +116,53 @@ def test_second_order_term_is_what_is_compared(project, capsys):
     assert "FAIL grads" in capsys.readouterr().out
 
 
+# networks held together as a training script holds them (StarGAN v2's ``nets``), built in the
+# loss module from the project's classes, one of them frozen as a generator step freezes its critic
+NETS_LOSS = '''
+import torch
+from torch import nn
+
+from critic import Critic
+
+
+class Pair(nn.Module):
+    def __init__(self, scale=1.0):
+        super().__init__()
+        self.generator = nn.Conv2d(3, 3, 3, padding=1)
+        self.critic = Critic()
+        for p in self.critic.parameters():
+            p.requires_grad = False
+        self.scale = scale
+
+    def forward(self, x):
+        return self.generator(x) * self.scale
+
+
+def g_loss(nets, inputs, outputs):
+    return nn.functional.softplus(-nets.critic(outputs)).mean() + (outputs - inputs["x"]).abs().mean()
+'''
+
+
+def test_factory_in_the_loss_module(project, capsys):
+    """``factory`` naming the loss module's class: built from the loss root on the torch side and
+    from the loss module's conversion on the Jittor side (which imports the converted project);
+    the frozen critic is not trained, the gradients and steps of the rest match torch."""
+    import numpy as np
+
+    (project / "losses" / "nets.py").write_text(NETS_LOSS)
+    spec = project / "nets.toml"
+    spec.write_text(SPEC.format(loss="nets:g_loss").replace('factory = "critic:Critic"', 'factory = "nets:Pair"')
+                    .replace("[inputs]", "[factory_kwargs]\nscale = 0.5\n\n[inputs]"))
+    assert main([str(spec), "--out", str(project / "out_nets")]) == 0
+    out = capsys.readouterr().out
+    assert "ok   forward" in out and "ok   grads" in out and "ok   steps" in out, out
+    converted = (project / "out_nets" / "loss_jittor" / "nets.py").read_text()
+    assert "class Pair(" in converted and "import torch" not in converted, converted
+    with np.load(project / "out_nets" / "reference.npz") as ref:
+        trainable = [str(n) for n in ref["meta/trainable"]]
+    assert sorted(trainable) == ["generator.bias", "generator.weight"], trainable
+
+
 def test_loss_spec_errors_name_the_file(tmp_path):
     bad = tmp_path / "s.toml"
     base = 'factory = "m:f"\ntorch_root = "."\njittor_root = "."\n'

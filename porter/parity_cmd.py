@@ -149,9 +149,9 @@ def main(argv: List[str]) -> int:
     from .parity.model import ModelParity, default_forward, shared_random
 
     try:
-        model, forward = specmod.build(spec, "jittor", default_forward, shared_random)
-        model_loss = specmod.build_loss(spec, "jittor", specmod.convert_loss(spec, out / "loss_jittor")
-                                        if spec.loss else None)
+        converted_loss = specmod.convert_loss(spec, out / "loss_jittor") if spec.loss else None
+        model, forward = specmod.build(spec, "jittor", default_forward, shared_random, converted_loss)
+        model_loss = specmod.build_loss(spec, "jittor", converted_loss)
     except specmod.SpecError as e:
         print(f"jtport parity: error: {e}", file=sys.stderr)
         return 2

@@ -1,11 +1,19 @@
-"""StarGAN v2's discriminator loss with its R1 penalty, in plain torch as ``core/solver.py``'s
-``compute_d_loss`` writes it: the ``loss = "stargan_v2_losses:stargan_v2_d"`` of
-``stargan_v2_d.toml``.  ``jtport parity`` runs this file under torch (the clone on ``sys.path``)
-and its conversion under Jittor (the converted clone); the gradients compared are those of the
-scalar with respect to the Discriminator's parameters, through ``autograd.grad(create_graph=True)``.
+"""StarGAN v2's training losses for ``jtport parity``: the discriminator loss with its R1
+penalty, in plain torch as ``core/solver.py``'s ``compute_d_loss`` writes it (the ``loss =
+"stargan_v2_losses:stargan_v2_d"`` of ``stargan_v2_d.toml``; the gradients compared are those of
+the scalar with respect to the Discriminator's parameters, through
+``autograd.grad(create_graph=True)``), and the generator loss, upstream's ``compute_g_loss``
+itself run on upstream's four networks (``stargan_v2_g.toml``).  ``jtport parity`` runs this file
+under torch (the clone on ``sys.path``) and its conversion under Jittor (the converted clone).
 """
+from types import SimpleNamespace
+
 import torch
+import torch.nn as nn
 import torch.nn.functional as F
+
+from core.model import Discriminator, Generator, MappingNetwork, StyleEncoder
+from core.solver import compute_g_loss
 
 
 def adv_loss(logits, target):
@@ -34,3 +42,35 @@ def stargan_v2_d(D, inputs, outputs, lambda_reg=1.0):
     out = D(inputs["x_fake"], inputs["y_trg"])
     loss_fake = adv_loss(out, 0)
     return loss_real + loss_fake + lambda_reg * loss_reg
+
+
+class StarGANv2Nets(nn.Module):
+    """``core/model.py``'s ``build_model`` networks held as one module, the ``nets`` that
+    ``core/solver.py``'s losses read (``nets.generator``, ``nets.mapping_network``, ...), at a
+    small configuration (``w_hpf = 0``: the FAN landmark network needs its own checkpoint).  The
+    discriminator is frozen: the generator step of ``Solver.train`` steps the generator, mapping
+    network and style encoder only.  Forward: a latent-guided translation (mapping network, then
+    generator)."""
+
+    def __init__(self, img_size=32, style_dim=16, latent_dim=16, num_domains=2, max_conv_dim=64):
+        super().__init__()
+        self.generator = Generator(img_size, style_dim, max_conv_dim, w_hpf=0)
+        self.mapping_network = MappingNetwork(latent_dim, style_dim, num_domains)
+        self.style_encoder = StyleEncoder(img_size, style_dim, num_domains, max_conv_dim)
+        self.discriminator = Discriminator(img_size, num_domains, max_conv_dim)
+        for p in self.discriminator.parameters():
+            p.requires_grad = False
+
+    def forward(self, x_real, y_trg, z_trg):
+        return self.generator(x_real, self.mapping_network(z_trg, y_trg))
+
+
+def stargan_v2_g(nets, inputs, outputs, lambda_sty=1.0, lambda_ds=1.0, lambda_cyc=1.0):
+    """Upstream's own ``compute_g_loss`` (``core/solver.py``, imported from the clone on the torch
+    side and from its conversion on the Jittor side), latent-guided: adversarial, style
+    reconstruction, diversity-sensitive (``x_fake2.detach()``) and cycle-consistency terms at
+    ``Solver``'s default weights."""
+    args = SimpleNamespace(w_hpf=0, lambda_sty=lambda_sty, lambda_ds=lambda_ds, lambda_cyc=lambda_cyc)
+    loss, _terms = compute_g_loss(nets, args, inputs["x_real"], inputs["y_org"], inputs["y_trg"],
+                                  z_trgs=[inputs["z_trg"], inputs["z_trg2"]])
+    return loss

@@ -15,7 +15,9 @@ which inputs.  TOML, read by both sides (torch side in ``.venv-torch``, Jittor s
     # loss = "losses:r1"                # optional (model, inputs, outputs) -> scalar, in plain
     #                                   # torch in loss_root (default: the spec's folder); the
     #                                   # Jittor side runs its conversion (second-order terms:
-    #                                   # autograd.grad(create_graph=True) inside it)
+    #                                   # autograd.grad(create_graph=True) inside it); a factory
+    #                                   # may live there too ("losses:Nets", upstream's networks
+    #                                   # held together as its training code holds them)
     # checkpoint = "weights/gen_00600000.pt"  # optional: a file the torch code wrote; both sides
     #                                   # load it (torch.load / shims.load) instead of seeded weights
     # checkpoint_key = "gen_test"       # optional dotted path to the state dict inside it
@@ -288,13 +290,12 @@ def convert_loss(spec: Spec, out: Path) -> Path:
     return out
 
 
-def build_loss(spec: Spec, side: str, converted: Optional[Path] = None) -> Optional[Callable]:
-    """The spec's ``loss`` callable ``(model, inputs, outputs) -> scalar`` of one side, or None:
-    the torch side imports it from ``loss_root``, the Jittor side from ``converted`` (the folder
-    :func:`convert_loss` wrote).  The side's own tree stays on ``sys.path`` (after the loss's
-    folder), so the loss can import the project's modules (StyleGAN2's ``conv2d_gradfix``)."""
-    if spec.loss is None:
-        return None
+def _loss_root(spec: Spec, side: str, converted: Optional[Path]) -> Path:
+    """The folder the loss module is imported from on one side, first on ``sys.path``: torch's
+    ``loss_root``, or ``converted`` (the folder :func:`convert_loss` wrote).  The side's own tree
+    stays on ``sys.path`` after it, so the loss module can import the project's modules
+    (StyleGAN2's ``conv2d_gradfix``, StarGAN v2's ``core.solver``)."""
+    assert spec.loss is not None
     root = spec.loss_root if side == "torch" else converted
     if root is None:
         raise SpecError(f"{spec.path}: the Jittor side needs the converted loss module (convert_loss)")
@@ -309,7 +310,23 @@ def build_loss(spec: Spec, side: str, converted: Optional[Path] = None) -> Optio
         where = Path(getattr(sys.modules[name], "__file__", "") or "").resolve()
         if Path(root).resolve() not in where.parents:  # an earlier spec's loss of the same name
             del sys.modules[name]
-    return resolve(spec.loss, Path(root))
+    return Path(root)
+
+
+def build_loss(spec: Spec, side: str, converted: Optional[Path] = None) -> Optional[Callable]:
+    """The spec's ``loss`` callable ``(model, inputs, outputs) -> scalar`` of one side, or None:
+    the torch side imports it from ``loss_root``, the Jittor side from ``converted`` (the folder
+    :func:`convert_loss` wrote)."""
+    if spec.loss is None:
+        return None
+    return resolve(spec.loss, _loss_root(spec, side, converted))
+
+
+def factory_in_loss(spec: Spec) -> bool:
+    """Whether the spec's factory lives in its loss module (``factory = "losses:Nets"`` beside
+    ``loss = "losses:g_loss"``): a module that assembles upstream's networks the way its training
+    code holds them (StarGAN v2's ``nets``), converted with the loss."""
+    return spec.loss is not None and spec.factory.split(":")[0] == spec.loss.split(":")[0]
 
 
 #: The torch sources a reference is keyed on are hashed: a root holding more Python files than
@@ -389,16 +406,20 @@ def _argument(value: Any, root: Path) -> Any:
 
 
 def build(spec: Spec, side: str, default_forward: Callable,
-          shared_random: Optional[Callable[[Any], Any]] = None) -> Tuple[Any, Callable]:
+          shared_random: Optional[Callable[[Any], Any]] = None,
+          converted_loss: Optional[Path] = None) -> Tuple[Any, Callable]:
     """The model of one side (``"torch"`` or ``"jittor"``) and its forward ``(model, inputs) ->
     outputs``.  With ``spec.shared_random``, every forward call runs inside
     ``shared_random(SeededStream(seed))`` (the side's patcher of its random functions), so each
-    call on either side draws the same numbers."""
+    call on either side draws the same numbers.  A factory in the loss module
+    (:func:`factory_in_loss`) comes from where the loss does: on the Jittor side from
+    ``converted_loss`` (:func:`convert_loss`'s folder)."""
     root, factory = (spec.torch_root, spec.factory) if side == "torch" else (spec.jittor_root, spec.jittor_factory)
     args = _argument(spec.factory_args, root)
     kwargs = _argument(spec.factory_kwargs, root)
     try:
-        model = resolve(factory, root)(*args, **kwargs)
+        model = resolve(factory, _loss_root(spec, side, converted_loss) if factory_in_loss(spec) else root)(
+            *args, **kwargs)
     except SpecError:
         raise
     except Exception as e:
