@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from porter.parity.common import map_nested
 from porter.parity.torch_dump import SPREAD_SEEDS, rounding_perturbed
 
 SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
@@ -82,18 +83,6 @@ def _finish(name: str, proc) -> None:
         sys.exit(f"{name}.py failed under torch:\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}")
 
 
-def _perturbed(obj, rng: np.random.Generator):
-    """A nested checkpoint (dicts, lists, tensors) with every floating tensor perturbed by one
-    float32 rounding."""
-    if isinstance(obj, dict):
-        return {k: _perturbed(v, rng) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return type(obj)(_perturbed(v, rng) for v in obj)
-    if isinstance(obj, torch.Tensor) and obj.is_floating_point():
-        return rounding_perturbed(obj, rng)
-    return obj
-
-
 def _spread(base, runs: list):
     """Nested like checkpoint ``base``: for each tensor, the elementwise largest ``|run - base|``
     over ``runs`` (float32); ``None`` for every other leaf."""
@@ -116,7 +105,9 @@ def spread_run(out: Path, name: str) -> None:
     runs = []
     for seed in SPREAD_SEEDS:
         stem = f"{name}.rounding{seed}"
-        torch.save(_perturbed(init, np.random.default_rng(seed)), out / f"{stem}.init.pt")
+        rng = np.random.default_rng(seed)  # every floating tensor of the nested checkpoint, one rounding off
+        torch.save(map_nested(init, lambda v: isinstance(v, torch.Tensor) and v.is_floating_point(),
+                              lambda t: rounding_perturbed(t, rng)), out / f"{stem}.init.pt")
         runs.append((stem, subprocess.Popen(_command(out, name, stem), cwd=out, stdout=subprocess.PIPE,
                                             stderr=subprocess.PIPE, text=True)))
     for _stem, proc in runs:

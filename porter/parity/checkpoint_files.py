@@ -18,6 +18,8 @@ import pickletools
 from pathlib import Path
 from typing import Any, Callable
 
+from porter.parity.common import map_nested
+
 #: the first object of a legacy ``torch.save`` file
 _TORCH_MAGIC = 0x1950a86a20f9469cfc6c
 
@@ -46,13 +48,7 @@ def readers(path: Path) -> "tuple[str, str]":
 
 def modules_as_state_dicts(obj: Any, is_module: Callable[[Any], bool]) -> Any:
     """``obj`` with every module inside dicts, lists and tuples replaced by its ``state_dict()``."""
-    if is_module(obj):
-        return obj.state_dict()
-    if isinstance(obj, dict):
-        return {k: modules_as_state_dicts(v, is_module) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return type(obj)(modules_as_state_dicts(v, is_module) for v in obj)
-    return obj
+    return map_nested(obj, is_module, lambda m: m.state_dict())
 
 
 def read_torch(path: Path) -> Any:

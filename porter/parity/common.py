@@ -71,6 +71,18 @@ def flatten(obj: Any, prefix: str, is_tensor: Callable[[Any], bool]) -> List[Tup
     return []
 
 
+def map_nested(obj: Any, is_leaf: Callable[[Any], bool], fn: Callable[[Any], Any]) -> Any:
+    """``obj`` with every leaf (``is_leaf``) inside dicts, lists and tuples, at any depth,
+    replaced by ``fn(leaf)``; anything else is kept as it is."""
+    if is_leaf(obj):
+        return fn(obj)
+    if isinstance(obj, dict):
+        return {k: map_nested(v, is_leaf, fn) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return type(obj)(map_nested(v, is_leaf, fn) for v in obj)
+    return obj
+
+
 def act_call(name: str) -> str:
     """The ``<qualname>@<call>`` part of a flattened activation name."""
     m = _ACT_KEY.match(name)

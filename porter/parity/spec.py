@@ -141,9 +141,13 @@ def _require(cond: bool, path: Path, msg: str) -> None:
         raise SpecError(f"{path}: {msg}")
 
 
+def _is_target(text: str) -> bool:
+    """Whether ``text`` has the shape ``module:name`` (both parts non-empty)."""
+    return text.count(":") == 1 and all(text.split(":"))
+
+
 def _target(value: Any, path: Path, key: str) -> str:
-    _require(isinstance(value, str) and value.count(":") == 1 and all(value.split(":")),
-             path, f"{key} must be 'module:callable', got {value!r}")
+    _require(isinstance(value, str) and _is_target(value), path, f"{key} must be 'module:callable', got {value!r}")
     return value
 
 
@@ -238,7 +242,7 @@ def _checkpoint(value: Any, path: Path) -> Tuple[Optional[str], Dict[str, str]]:
 def _is_part(part: str) -> bool:
     """Whether ``part`` names a submodule (dotted names) or a factory argument (``@module:attr``)."""
     if part.startswith("@"):
-        return part.count(":") == 1 and all(part[1:].split(":"))
+        return _is_target(part[1:])
     return part != "" and all(p.isidentifier() or p.isdigit() for p in part.split("."))
 
 
@@ -395,7 +399,7 @@ def part_of(spec: Spec, model: Any, part: str, side: str) -> Any:
 def _argument(value: Any, root: Path) -> Any:
     """A spec argument: ``"@module:attr"`` resolved in ``root``'s tree, containers recursively."""
     if isinstance(value, str) and value.startswith("@"):
-        _require(value.count(":") == 1 and all(value[1:].split(":")), Path(str(root)),
+        _require(_is_target(value[1:]), Path(str(root)),
                  f"an argument reference must be '@module:attr', got {value!r}")
         return resolve(value[1:], root, callable_only=False)
     if isinstance(value, list):
