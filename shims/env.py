@@ -35,6 +35,9 @@ import sys
 from dataclasses import dataclass
 from typing import Dict, List, Mapping, MutableMapping, Optional, Sequence
 
+#: Kernel flags for IEEE arithmetic: Jittor adds -Ofast only when ``cc_flags`` names no ``-O`` level.
+IEEE_CC_FLAGS = "-O2"
+
 # Where Jittor 1.3.11 looks for nvcc after ``$nvcc_path`` and ``PATH`` (jittor/compiler.py).
 JITTOR_NVCC_FALLBACKS = ("/usr/local/cuda/bin/nvcc", "/usr/bin/nvcc", "/opt/cuda/bin/nvcc")
 
@@ -178,6 +181,13 @@ def required_settings(environ: Mapping[str, str] = os.environ,
                 f"no usable oneDNN ({onednn.reason}) and Jittor would download one on first "
                 "import (fails offline). use_mkl=0 uses Jittor's own, much slower, CPU kernels. "
                 "Fix: jtport install-onednn."))
+    if "cc_flags" not in environ and environ.get("JTPORT_FAST_MATH", "0") != "1":
+        settings.append(Setting(
+            "cc_flags", IEEE_CC_FLAGS,
+            "Jittor compiles its kernels with -Ofast (finite math, reciprocal division): 1/0 is NaN, "
+            "2/1 is 1.9999999, isinf never fires. An explicit optimisation level makes Jittor drop "
+            "-Ofast, so kernels compute IEEE arithmetic as torch does. JTPORT_FAST_MATH=1 keeps "
+            "Jittor's -Ofast (faster elementwise kernels, torch's results not guaranteed)."))
     if "cache_name" not in environ:
         settings.append(Setting(
             "cache_name", "default",
