@@ -12,6 +12,7 @@ RUN        = env $(JT_ENV) PYTHONUNBUFFERED=1
 JTPY       = $(RUN) $(VENV)/bin/python
 JTPORT     = $(RUN) $(VENV)/bin/jtport
 PYTEST_ARGS ?=
+JT_VERSION = $(shell sed -n 's/^JITTOR_VERSION = "\(.*\)"/\1/p' shims/env.py)
 
 .PHONY: all demo test unit lint parity docs bench doctor clean venvs mpi wheel-test
 
@@ -27,10 +28,25 @@ venvs:
 	(the reason is above), so Jittor runs with use_mkl=0: its own CPU convolutions, 10-50x slower \
 	than oneDNN's. To retry: $(VENV)/bin/jtport install-onednn [--wheels DIR]"
 
-$(VENV)/.installed: pyproject.toml
+# Jittor itself goes to one folder per Jittor and Python version outside the checkout
+# (shims/env.py --jittor-site), which .venv reads through a .pth file: Jittor keys its compile
+# cache on the path of its own files, so a Jittor inside .venv would recompile its core and every
+# kernel in each new checkout (CI's fresh clone included).  Installed into a temporary folder and
+# renamed, so two checkouts building at once do not mix.
+$(VENV)/.installed: pyproject.toml shims/env.py
 	$(PY) -m venv $(VENV)
 	$(VENV)/bin/pip install -q --upgrade pip
-	$(VENV)/bin/pip install -q "jittor==1.3.11.0" "pytest>=7" "ruff>=0.4"
+	$(VENV)/bin/pip install -q "jittor==$(JT_VERSION)" "pytest>=7" "ruff>=0.4"
+	$(VENV)/bin/pip uninstall -q -y jittor
+	@site=$$($(VENV)/bin/python shims/env.py --jittor-site); \
+	if [ ! -f "$$site/.complete" ]; then \
+	  tmp="$$site.tmp.$$$$"; rm -rf "$$tmp"; \
+	  $(VENV)/bin/pip install -q --no-deps --target "$$tmp" "jittor==$(JT_VERSION)" && touch "$$tmp/.complete" && \
+	  { mkdir -p "$$(dirname "$$site")"; mv -T "$$tmp" "$$site" 2>/dev/null || rm -rf "$$tmp"; }; \
+	fi; \
+	test -f "$$site/.complete" || { echo "Jittor could not be installed in $$site"; exit 1; }; \
+	echo "$$site" > "$$($(VENV)/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/jtport-jittor.pth"; \
+	echo "Jittor $(JT_VERSION) at $$site (shared by every checkout)"
 	$(VENV)/bin/pip install -q -e ".[test]"
 	@echo "warming Jittor's compile cache (first time only: ~2 minutes)"
 	$(JTPY) -c "import shims, jittor as jt; (jt.ones(2) * 2).sync(); print('jittor', jt.__version__, 'ready')"

@@ -35,6 +35,9 @@ import sys
 from dataclasses import dataclass
 from typing import Dict, List, Mapping, MutableMapping, Optional, Sequence
 
+#: The Jittor release jtport runs on (the Makefile installs it at :func:`jittor_site`).
+JITTOR_VERSION = "1.3.11.0"
+
 #: Kernel flags for IEEE arithmetic: Jittor adds -Ofast only when ``cc_flags`` names no ``-O`` level.
 IEEE_CC_FLAGS = "-O2"
 
@@ -126,6 +129,19 @@ def cuda_runtime_loadable(nvcc: str) -> bool:
     except OSError:
         return False
     return True
+
+
+def jittor_site(environ: Mapping[str, str] = os.environ, version: str = JITTOR_VERSION) -> str:
+    """The folder Jittor itself is installed in, shared by every checkout and virtualenv.
+
+    Jittor keys its compile cache on the path of its installed files (``jittor_utils`` hashes its
+    own ``__file__``) and writes that path into every kernel's compile command, so a Jittor
+    installed inside a checkout's ``.venv`` recompiles its core and every kernel in each new
+    checkout.  Installed once per Jittor and Python version under Jittor's home (the Makefile's
+    ``venvs`` does it; ``.venv`` sees it through a ``.pth`` file), every checkout shares one cache.
+    """
+    python = ".".join(str(v) for v in sys.version_info[:3])
+    return os.path.join(jittor_home(environ), ".cache", "jtport", f"jittor-{version}-py{python}")
 
 
 def jittor_cache_dir(environ: Mapping[str, str] = os.environ) -> str:
@@ -256,6 +272,8 @@ def as_dict(environ: Mapping[str, str] = os.environ) -> Dict[str, str]:
 if __name__ == "__main__":
     if sys.argv[1:] == ["--exports"]:
         print(exports())
+    elif sys.argv[1:] == ["--jittor-site"]:
+        print(jittor_site())
     else:
         for s in required_settings():
             print(f"{s.name}={s.value!r}: {s.reason}")
