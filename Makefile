@@ -33,7 +33,7 @@ venvs:
 # cache on the path of its own files, so a Jittor inside .venv would recompile its core and every
 # kernel in each new checkout (CI's fresh clone included).  Installed into a temporary folder and
 # renamed, so two checkouts building at once do not mix.
-$(VENV)/.installed: pyproject.toml shims/env.py
+$(VENV)/.installed: pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(VENV)/bin/pip install -q --upgrade pip
 	$(VENV)/bin/pip install -q "jittor==$(JT_VERSION)" "pytest>=7" "ruff>=0.4"

@@ -40,6 +40,8 @@ JITTOR_VERSION = "1.3.11.0"
 
 #: Kernel flags for IEEE arithmetic: Jittor adds -Ofast only when ``cc_flags`` names no ``-O`` level.
 IEEE_CC_FLAGS = "-O2"
+#: Jittor's cache name for those kernels (a plain ``import jittor`` keeps ``default``, -Ofast).
+IEEE_CACHE_NAME = "jtport_ieee"
 
 # Where Jittor 1.3.11 looks for nvcc after ``$nvcc_path`` and ``PATH`` (jittor/compiler.py).
 JITTOR_NVCC_FALLBACKS = ("/usr/local/cuda/bin/nvcc", "/usr/bin/nvcc", "/opt/cuda/bin/nvcc")
@@ -168,6 +170,15 @@ def onednn_status(environ: Mapping[str, str] = os.environ):
     return _sibling("onednn").status(jittor_cache_dir(environ))
 
 
+def ieee_arithmetic(environ: Mapping[str, str] = os.environ) -> bool:
+    """Whether jtport sets Jittor's kernels to IEEE arithmetic here (the default).
+
+    Not when the user chose compiler flags (``cc_flags``) or opted into Jittor's fast math
+    (``JTPORT_FAST_MATH=1``).
+    """
+    return "cc_flags" not in environ and environ.get("JTPORT_FAST_MATH", "0") != "1"
+
+
 def required_settings(environ: Mapping[str, str] = os.environ,
                       nvcc_fallbacks: Sequence[str] = JITTOR_NVCC_FALLBACKS) -> List[Setting]:
     """The settings ``import jittor`` needs on this machine, each with its reason.
@@ -197,7 +208,8 @@ def required_settings(environ: Mapping[str, str] = os.environ,
                 f"no usable oneDNN ({onednn.reason}) and Jittor would download one on first "
                 "import (fails offline). use_mkl=0 uses Jittor's own, much slower, CPU kernels. "
                 "Fix: jtport install-onednn."))
-    if "cc_flags" not in environ and environ.get("JTPORT_FAST_MATH", "0") != "1":
+    ieee = ieee_arithmetic(environ)
+    if ieee:
         settings.append(Setting(
             "cc_flags", IEEE_CC_FLAGS,
             "Jittor compiles its kernels with -Ofast (finite math, reciprocal division): 1/0 is NaN, "
@@ -205,11 +217,15 @@ def required_settings(environ: Mapping[str, str] = os.environ,
             "-Ofast, so kernels compute IEEE arithmetic as torch does. JTPORT_FAST_MATH=1 keeps "
             "Jittor's -Ofast (faster elementwise kernels, torch's results not guaranteed)."))
     if "cache_name" not in environ:
+        name = IEEE_CACHE_NAME if ieee else "default"
         settings.append(Setting(
-            "cache_name", "default",
+            "cache_name", name,
             "Jittor names its compile cache after the git branch of the folder it is installed "
             "in; with a virtualenv inside your checkout every new branch would recompile Jittor's "
-            "core (~2 minutes). One cache for all branches."))
+            "core (~2 minutes). One cache for all branches"
+            + (f", and its own for IEEE kernels: a kernel compiled with other flags under the same "
+               f"name is recompiled, so a plain `import jittor` (-Ofast) and jtport's would take "
+               f"turns recompiling Jittor's core." if ieee else ".")))
     return settings
 
 

@@ -115,7 +115,8 @@ def test_doctor_cuda_build_finding(tmp_path):
 
 def test_required_settings_add_the_cuda_build_settings_for_the_nvcc_in_use(tmp_path):
     cuda12 = fake_toolkit(tmp_path, "12.4", header=False)
-    env = {"HOME": str(tmp_path / "home"), "nvcc_path": str(cuda12), "use_mkl": "0", "cache_name": "default"}
+    env = {"HOME": str(tmp_path / "home"), "nvcc_path": str(cuda12), "use_mkl": "0", "cache_name": "default",
+           "cc_flags": "-O2"}
     names = [s.name for s in ENV.required_settings(env, nvcc_fallbacks=())]
     assert names == ["use_cutt", "use_cutlass", "use_nccl", "conv_opt"]
     # on the CPU (nvcc_path empty) there is no CUDA build to prepare
