@@ -117,14 +117,14 @@ def test_jtport_cli_dispatches_to_doctor(capsys):
     assert capsys.readouterr().out == DOC.troubleshooting_markdown()
 
 
-def test_readme_troubleshooting_block_is_generated_from_the_checks():
+def test_troubleshooting_page_is_generated_from_the_checks():
     proc = _run_doctor("--markdown")
     assert proc.returncode == 0 and proc.stdout == DOC.troubleshooting_markdown()
     for check in (*DOC.CHECKS, DOC.RUNTIME_CHECK):
         assert f"### {check.title}\n\n{check.description}\n" in proc.stdout
-    readme = (ROOT / "README.md").read_text(encoding="utf8")
-    assert readme.count(BEGIN) == 1 and readme.count(END) == 1, "README.md lacks the troubleshooting markers"
-    block = readme.split(BEGIN, 1)[1].split(END, 1)[0]
+    page = (ROOT / "docs" / "troubleshooting.md").read_text(encoding="utf8")
+    assert page.count(BEGIN) == 1 and page.count(END) == 1, "docs/troubleshooting.md lacks the markers"
+    block = page.split(BEGIN, 1)[1].split(END, 1)[0]
     assert block.strip("\n") == proc.stdout.strip("\n"), (
-        "README.md's Troubleshooting section is stale: replace the block between the markers with "
+        "docs/troubleshooting.md is stale: replace the block between the markers with "
         "the output of `python -m porter.doctor --markdown`")

@@ -8,7 +8,7 @@ doctor probes Jittor only in subprocesses (with a timeout) of the interpreter be
 Usage::
 
     jtport doctor [--json] [--runtime] [--project DIR] [--python EXE] [--timeout S]
-    python -m porter.doctor --markdown      # the README's Troubleshooting section
+    python -m porter.doctor --markdown      # docs/troubleshooting.md's generated block
 
 Exit status: 0 when every finding is ok or a warning, 1 when a problem would stop Jittor,
 2 for bad arguments.
@@ -38,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--runtime", action="store_true",
                    help="also report memory: device memory, GPU memory holders, Jittor's counters explained")
     p.add_argument("--markdown", action="store_true",
-                   help="print the README's Troubleshooting section (generated from the checks) and exit")
+                   help="print docs/troubleshooting.md's generated block (from the checks) and exit")
     p.add_argument("--project", metavar="DIR", help="your code's folder, scanned for dead dataset URLs")
     p.add_argument("--python", metavar="EXE", default=sys.executable,
                    help="the Python whose Jittor is checked (default: the one running jtport)")

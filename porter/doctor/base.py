@@ -4,7 +4,7 @@ probes of the interpreter being checked.
 Each :class:`Check` looks at one thing (the compiler, CUDA, Jittor's caches, numpy, ...) and
 returns one :class:`Finding`: ``ok``, ``warning`` or ``problem`` (a problem stops Jittor), a
 message saying what was found and a fix in plain words.  A check's ``description`` is the
-user-facing explanation the README's Troubleshooting section is generated from.
+user-facing explanation docs/troubleshooting.md is generated from.
 
 Everything a check looks at comes from a :class:`CheckContext` (environment variables, which
 gives PATH and HOME; the Python executable to probe; the user's project folder; the OS), so

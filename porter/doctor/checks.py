@@ -4,7 +4,7 @@ The checks themselves live by area: :mod:`.toolchain` (Python, compiler, home fo
 :mod:`.cuda`, :mod:`.jittor_env` (oneDNN, compile cache, import, numpy, torch), :mod:`.data`
 (dead dataset URLs) and :mod:`.runtime` (memory, ``--runtime``); what they share is in
 :mod:`.base`.  This module registers them (:data:`CHECKS`), runs them (:func:`run_checks`) and
-generates the README's Troubleshooting section from their descriptions.
+generates docs/troubleshooting.md from their descriptions.
 """
 from __future__ import annotations
 
@@ -157,7 +157,7 @@ def run_checks(ctx: Optional[CheckContext] = None, runtime: bool = False,
 
 
 def troubleshooting_markdown() -> str:
-    """The README's Troubleshooting section, generated from the checks' own descriptions."""
+    """docs/troubleshooting.md's block, generated from the checks' own descriptions."""
     lines = ["## Troubleshooting", "",
              "`jtport doctor` checks the environment in a few seconds and prints one line per check "
              "(ok / warning / problem) with the fix; `--json` for machines, `--runtime` for memory. It "
