@@ -15,7 +15,7 @@ from .base import (JITTOR_ASSETS_HOST, JITTOR_ASSETS_URL, MSVC_CL, STATUSES, Che
 from .cuda import (CUTLASS_ARCHIVE, JTCUDA_ARCHIVES, check_cuda_build, check_cuda_driver, check_cuda_runtime,
                    check_cutlass, check_gpu)
 from .data import DEAD_URLS, check_datasets
-from .jittor_env import (ONEDNN_ARCHIVES, check_jittor_cache, check_jittor_import, check_numpy, check_onednn,
+from .jittor_env import (ONEDNN_ARCHIVES, check_arithmetic, check_jittor_cache, check_jittor_import, check_numpy, check_onednn,
                          check_torch)
 from .runtime import MEMORY_EXPLANATION, check_runtime
 from .toolchain import check_compiler, check_home, check_mpi, check_python
@@ -26,7 +26,7 @@ __all__ = ["STATUSES", "Finding", "Check", "CheckContext", "CHECKS", "RUNTIME_CH
            "ONEDNN_ARCHIVES", "CUTLASS_ARCHIVE", "JTCUDA_ARCHIVES", "MSVC_CL", "DEAD_URLS",
            "JITTOR_ASSETS_HOST", "JITTOR_ASSETS_URL",
            "check_python", "check_compiler", "check_cuda_runtime", "check_gpu", "check_cuda_driver",
-           "check_onednn", "check_cuda_build", "check_cutlass", "check_jittor_cache", "check_jittor_import",
+           "check_onednn", "check_arithmetic", "check_cuda_build", "check_cutlass", "check_jittor_cache", "check_jittor_import",
            "check_numpy", "check_torch", "check_datasets", "check_runtime", "check_home", "check_mpi"]
 
 
@@ -84,6 +84,12 @@ CHECKS: Tuple[Check, ...] = (
           "`~/.cache/jittor/mkl/dnnl_lnx_2.2.0_cpu_gomp` (`make venvs` runs it); jtport then sets "
           "`use_mkl=1`, otherwise `use_mkl=0`. A `use_mkl` you set wins. A corrupt archive left "
           "there is re-downloaded: delete it.", check_onednn),
+    Check("arithmetic", "IEEE arithmetic or fast math",
+          "Jittor compiles its kernels with `-Ofast` unless `cc_flags` names an optimisation level: then "
+          "`1/0` is NaN, `2/1` is 1.9999999, `isinf` never fires and guards such as `isfinite(loss)` or "
+          "`nan_to_num` compute something else than in torch. jtport sets `cc_flags=-O2` (IEEE arithmetic, "
+          "in a Jittor cache of its own, `cache_name=jtport_ieee`); `JTPORT_FAST_MATH=1` keeps Jittor's "
+          "`-Ofast` (its cost: `bench/bench_arithmetic.py`).", check_arithmetic),
     Check("cutlass", "cutlass archive with a wrong checksum",
           "CUDA builds of Jittor download `~/.cache/jittor/cutlass/cutlass.zip`; users got a corrupt file "
           "straight from the server ('MD5 mismatch between the server and the downloaded file'). Delete "

@@ -77,6 +77,30 @@ def check_onednn(ctx: CheckContext) -> Finding:
                    f"{install}; or export use_mkl=0 (or unset it: jtport then sets 0)")
 
 
+def check_arithmetic(ctx: CheckContext) -> Finding:
+    """IEEE arithmetic (jtport's default, kernels at ``-O2``) or Jittor's fast math (``-Ofast``).
+
+    Under ``-Ofast`` Jittor's kernels assume finite values and divide by reciprocals: ``1/0`` is NaN,
+    ``2/1`` is 1.9999999 and ``isinf`` never fires, so guards such as ``isfinite(loss)`` or
+    ``nan_to_num`` compute something else than in torch."""
+    cc_flags = ctx.environ.get("cc_flags")
+    fast = ctx.environ.get("JTPORT_FAST_MATH", "0") == "1"
+    if cc_flags is None and not fast:
+        own = _jtport_setting(ctx, "cc_flags")
+        return Finding("arithmetic", "ok", f"IEEE arithmetic: jtport sets cc_flags={own.value} (Jittor's kernels "
+                                           "without -Ofast): division, infinities and NaNs as in torch")
+    if cc_flags is not None and " -O" in f" {cc_flags}" and not fast:
+        who = "jtport's setting" if cc_flags == _env.IEEE_CC_FLAGS else "set by you"
+        return Finding("arithmetic", "ok", f"IEEE arithmetic: cc_flags={cc_flags} ({who}) names an optimisation "
+                                           "level, so Jittor compiles its kernels without -Ofast")
+    why = "JTPORT_FAST_MATH=1" if fast else f"cc_flags={cc_flags!r} names no -O level"
+    return Finding("arithmetic", "warning",
+                   f"fast math ({why}): Jittor compiles its kernels with -Ofast; 1/0 is NaN, 2/1 is 1.9999999 "
+                   "and isinf never fires, unlike torch",
+                   "unset JTPORT_FAST_MATH (and cc_flags) for IEEE arithmetic, or accept results that differ "
+                   "from torch wherever a value is infinite, NaN or a quotient")
+
+
 def check_jittor_cache(ctx: CheckContext) -> Finding:
     """Jittor's compile cache: where, how big, and whether it is built for this Python/compiler."""
     root = ctx.cache_dir()

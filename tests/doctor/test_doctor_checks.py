@@ -318,6 +318,20 @@ def test_cutlass_with_wrong_md5(tmp_path):
     assert DOC.check_cutlass(context(tmp_path)).status == "ok"
 
 
+# ---------------------------------------------------------------- arithmetic
+
+def test_arithmetic_says_ieee_or_fast_math_and_who_chose_it(tmp_path):
+    ieee = DOC.check_arithmetic(context(tmp_path))
+    assert ieee.status == "ok" and "IEEE" in ieee.message and "cc_flags=-O2" in ieee.message
+    made = DOC.check_arithmetic(context(tmp_path, {"cc_flags": "-O2"}))
+    assert made.status == "ok" and "jtport's setting" in made.message
+    own = DOC.check_arithmetic(context(tmp_path, {"cc_flags": "-O3 -march=native"}))
+    assert own.status == "ok" and "set by you" in own.message
+    for extra, why in (({"JTPORT_FAST_MATH": "1"}, "JTPORT_FAST_MATH=1"), ({"cc_flags": "-g"}, "no -O level")):
+        fast = DOC.check_arithmetic(context(tmp_path, extra))
+        assert fast.status == "warning" and why in fast.message and "-Ofast" in fast.message and fast.fix
+
+
 # ---------------------------------------------------------------- Jittor's cache and import
 
 def _fake_core(tmp_path, extra):
