@@ -77,6 +77,11 @@ def child() -> None:
 def _start(mode: str) -> subprocess.Popen:
     env = {k: v for k, v in os.environ.items() if k not in ("cc_flags", "cache_name", "JTPORT_FAST_MATH")}
     env.update(MODES[mode], PYTHONPATH=str(ROOT))
+    # a cache whose core was built with other flags is rebuilt, and Jittor then exits asking for a rerun
+    for _ in range(2):
+        if subprocess.run([sys.executable, "-c", "import shims, jittor"], env=env, cwd=ROOT,
+                          capture_output=True).returncode == 0:
+            break
     return subprocess.Popen([sys.executable, __file__, "--child"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             env=env, text=True, cwd=ROOT)
 

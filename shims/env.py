@@ -40,8 +40,10 @@ JITTOR_VERSION = "1.3.11.0"
 
 #: Kernel flags for IEEE arithmetic: Jittor adds -Ofast only when ``cc_flags`` names no ``-O`` level.
 IEEE_CC_FLAGS = "-O2"
-#: Jittor's cache name for those kernels (a plain ``import jittor`` keeps ``default``, -Ofast).
+#: Jittor's cache name for those kernels, and for ``JTPORT_FAST_MATH=1``'s (-Ofast); a plain
+#: ``import jittor`` keeps ``default``.
 IEEE_CACHE_NAME = "jtport_ieee"
+FAST_CACHE_NAME = "jtport_fast"
 
 # Where Jittor 1.3.11 looks for nvcc after ``$nvcc_path`` and ``PATH`` (jittor/compiler.py).
 JITTOR_NVCC_FALLBACKS = ("/usr/local/cuda/bin/nvcc", "/usr/bin/nvcc", "/opt/cuda/bin/nvcc")
@@ -217,15 +219,16 @@ def required_settings(environ: Mapping[str, str] = os.environ,
             "-Ofast, so kernels compute IEEE arithmetic as torch does. JTPORT_FAST_MATH=1 keeps "
             "Jittor's -Ofast (faster elementwise kernels, torch's results not guaranteed)."))
     if "cache_name" not in environ:
-        name = IEEE_CACHE_NAME if ieee else "default"
+        fast = environ.get("JTPORT_FAST_MATH", "0") == "1"
+        name = IEEE_CACHE_NAME if ieee else FAST_CACHE_NAME if fast else "default"
         settings.append(Setting(
             "cache_name", name,
             "Jittor names its compile cache after the git branch of the folder it is installed "
             "in; with a virtualenv inside your checkout every new branch would recompile Jittor's "
             "core (~2 minutes). One cache for all branches"
-            + (f", and its own for IEEE kernels: a kernel compiled with other flags under the same "
-               f"name is recompiled, so a plain `import jittor` (-Ofast) and jtport's would take "
-               f"turns recompiling Jittor's core." if ieee else ".")))
+            + (", and one of jtport's own for each arithmetic mode: a kernel compiled with other flags "
+               "under the same name is recompiled, so a plain `import jittor` and jtport's would take "
+               "turns recompiling Jittor's core." if ieee or fast else ".")))
     return settings
 
 

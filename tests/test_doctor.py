@@ -108,7 +108,7 @@ def test_env_script_still_prints_exports():
                           timeout=60, env={"PATH": os.environ["PATH"], "HOME": os.environ["HOME"],
                                            "JTPORT_FAST_MATH": "1"})
     words = dict(w.split("=", 1) for w in fast.stdout.split())
-    assert "cc_flags" not in words and words["cache_name"] == "default"
+    assert "cc_flags" not in words and words["cache_name"] == "jtport_fast"
 
 
 def test_jtport_cli_dispatches_to_doctor(capsys):
