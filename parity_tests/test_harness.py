@@ -10,11 +10,11 @@ import pytest
 import jittor as jt
 from jittor import nn
 
-from porter.parity import results
-from parity_tests.background import Background, marked_jobs
-from porter.parity.model import ActivationTap, ModelParity, Reference, load_weights
-from porter.parity.torchside import TorchSide
-from parity_tests.run import summary
+from porter.prove import results
+from porter.prove.background import Background, marked_jobs
+from porter.prove.model import ActivationTap, ModelParity, Reference, load_weights
+from porter.prove.torchside import TorchSide
+from porter.prove.summary import summary
 
 pytestmark = pytest.mark.unfused  # see parity_tests/conftest.py
 
@@ -156,7 +156,7 @@ def test_summary_lists_failures_with_first_diverging(tmp_path):
 
 
 def test_ported_package_comes_from_the_conversion():
-    from parity_tests.ported import PORTED, conversion_report, import_ported
+    from porter.prove.ported import PORTED, conversion_report, import_ported
 
     pkg = import_ported("models_ref")
     assert Path(pkg.__file__).resolve().is_relative_to(PORTED)
@@ -175,7 +175,7 @@ def test_xfailed_tests_rows_are_relabelled(tmp_path):
 
 
 def test_ported_main_runs_only_converted_modules():
-    from parity_tests.ported import run_ported_main
+    from porter.prove.ported import run_ported_main
 
     with pytest.raises(ValueError, match="not inside models_ref"):
         run_ported_main("json.tool", [])
@@ -223,7 +223,7 @@ def test_tracked_child_is_stopped_at_its_timeout_without_taking_jittor_down(tmp_
     import subprocess
     import sys
 
-    from porter.parity import processes
+    from porter.prove import processes
 
     sleeper = [sys.executable, "-c", "import time; time.sleep(60)"]
     with pytest.raises(subprocess.TimeoutExpired):

@@ -13,11 +13,11 @@ import pytest
 
 import jittor as jt
 
-from porter.parity.common import Comparison, compare
-from porter.parity.model import (ModelParity, Reference, compare_sets, load_weights,
+from porter.prove.common import Comparison, compare
+from porter.prove.model import (ModelParity, Reference, compare_sets, load_weights,
                                         make_row, require, to_numpy, to_var)
-from parity_tests.ported import import_ported
-from porter.parity.torchside import ROOT, TorchSide
+from porter.prove.ported import import_ported
+from porter.prove.torchside import ROOT, TorchSide
 
 pytestmark = pytest.mark.unfused  # see parity_tests/conftest.py
 

@@ -21,12 +21,12 @@ import pytest
 
 import shims
 
-from porter.parity.common import compare
-from porter.parity.model import ModelParity, Reference, compare_sets, make_row, require, to_numpy, to_var
-from parity_tests.ported import import_ported
-from parity_tests.background import Background
-from porter.parity.processes import run_module
-from porter.parity.torchside import BUILD, ROOT, TorchSide, output_lock, run_torch
+from porter.prove.common import compare
+from porter.prove.model import ModelParity, Reference, compare_sets, make_row, require, to_numpy, to_var
+from porter.prove.ported import import_ported
+from porter.prove.background import Background
+from porter.prove.processes import run_module
+from porter.prove.torchside import BUILD, ROOT, TorchSide, output_lock, run_torch
 from parity_tests.jittor_side.mccnet_float64 import weighted_loss
 from parity_tests.torch_side.mccnet_data import make_folder
 

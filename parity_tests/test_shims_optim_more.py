@@ -15,7 +15,7 @@ import pytest
 
 import shims
 import jittor as jt
-from porter.parity.torchside import TorchSide
+from porter.prove.torchside import TorchSide
 from parity_tests.torch_side.shims_optim_more_cases import CONFIGS, RESUME, STEPS
 
 pytestmark = pytest.mark.unfused  # see parity_tests/conftest.py

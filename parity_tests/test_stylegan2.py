@@ -19,11 +19,11 @@ import pytest
 
 import jittor as jt
 
-from porter.parity.common import SeededStream, compare
-from porter.parity.model import (ModelParity, Reference, compare_sets, load_weights, make_row,
+from porter.prove.common import SeededStream, compare
+from porter.prove.model import (ModelParity, Reference, compare_sets, load_weights, make_row,
                                         patched_randn, require)
-from parity_tests.ported import import_ported
-from porter.parity.torchside import TorchSide
+from porter.prove.ported import import_ported
+from porter.prove.torchside import TorchSide
 from parity_tests.torch_side import stylegan2_config as cfg
 
 pytestmark = pytest.mark.unfused  # see parity_tests/conftest.py

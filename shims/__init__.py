@@ -1,16 +1,17 @@
 """jtport's runtime: what converted code imports (``import shims``) for torch semantics on Jittor.
 
 Importing ``shims`` first applies the Jittor environment settings this machine needs
-(:mod:`shims.env`), then imports Jittor.  It never imports torch.
+(:mod:`porter.machine.env`, a standard-library leaf, bound here as ``shims.env``), then imports
+Jittor.  It never imports torch.
 
 Top level: the ops (:mod:`shims.ops`), checkpoints (:mod:`shims.checkpoint`) and memory tools
 (:mod:`shims.memory`).  Submodules: :mod:`shims.nn`, :mod:`shims.optim`, :mod:`shims.data`.
 Importing it also gives Jittor's ``Var`` torch's gradient model (:mod:`shims.autograd`:
 ``.grad``, ``backward()``, ``requires_grad``, ``register_hook``).
 """
-from . import env as _env
+from porter.machine import env
 
-_env.apply()
+env.apply()
 
 import jittor as jt  # noqa: E402
 
@@ -33,7 +34,6 @@ from . import grad_mode  # noqa: E402
 
 install_var_getattr(jt.Var)  # x.grad_fn (marked): UnportedError naming the line, not a bare AttributeError
 
-# "env": the submodule, bound in this namespace by ``from . import env as _env`` above
 __all__ = ["jt", "autograd", "ops", "nn", "distributed", "optim", "data", "checkpoint", "memory", "env", "vision",  # noqa: F405
            *ops.__all__, *checkpoint.__all__, *memory.__all__, "unported", "UnportedError", "namespace",
            *grad_mode.__all__, "random_torch", "Generator", "manual_seed"]

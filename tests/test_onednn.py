@@ -14,12 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from porter import onednn_install
-from porter.doctor import env_module
+from porter.doctor import onednn_install
+from porter.machine import env as ENV
+from porter.machine import onednn as ONEDNN
 
 ROOT = Path(__file__).resolve().parents[1]
-ENV = env_module()
-ONEDNN = ENV._sibling("onednn")
 LINUX_X86 = (platform.system(), platform.machine()) == onednn_install.SUPPORTED
 
 

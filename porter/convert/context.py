@@ -6,7 +6,7 @@ from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
-from .mapping import MappingTable
+from ..mapping import MappingTable
 from .names import TorchNames
 from .traverse import is_node, statements, walk
 
@@ -65,7 +65,7 @@ class FileContext:
         return self.names.is_tensor_receiver(expr)
 
     def statements_in(self, node: cst.CSTNode) -> List[cst.CSTNode]:
-        """:func:`porter.traverse.statements` of ``node`` (its statements, blocks and clauses),
+        """:func:`porter.convert.traverse.statements` of ``node`` (its statements, blocks and clauses),
         computed once per file: several rules scan the whole original module for assignments
         or classes before the traversal."""
         cached = self._walks.get(id(node))

@@ -18,7 +18,7 @@ import torch
 import torch.nn
 import torch.nn.functional
 
-OUT = Path(__file__).resolve().parent / "torch_members.json"
+OUT = Path(__file__).resolve().parents[1] / "mapping" / "torch_members.json"
 ROOTS = ("torch", "torchvision")
 
 

@@ -1,6 +1,6 @@
 """Write ``target_params.json``: the keyword arguments each class row's Jittor/shims target
 accepts, read from the targets' signatures (run it in ``.venv``, which has Jittor:
-``.venv/bin/python -m porter.mapping.generate_target_params``).
+``.venv/bin/python -m porter.convert.generate_target_params``).
 
 The converter cannot import Jittor, yet must not pass a torch keyword argument a target lacks
 (``nn.Linear(3, 2, dtype=...)``: Jittor's ``Linear`` takes no ``dtype``): the table loader
@@ -14,7 +14,7 @@ import json
 import sys
 from pathlib import Path
 
-OUT = Path(__file__).resolve().parent / "target_params.json"
+OUT = Path(__file__).resolve().parents[1] / "mapping" / "target_params.json"
 
 
 def accepted(obj):

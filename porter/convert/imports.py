@@ -59,7 +59,7 @@ def _placeholder(local: str, qualname: str) -> cst.BaseSmallStatement:
 
 
 class _ImportRewriter(cst.CSTTransformer):
-    """Run by :func:`porter.traverse.transform`: whitespace and punctuation hold no import."""
+    """Run by :func:`porter.convert.traverse.transform`: whitespace and punctuation hold no import."""
 
     trivia_hook = None
 

@@ -107,7 +107,7 @@ _CHECKED: Set[type] = set()
 
 
 def _check_hooks(rule_type: type) -> None:
-    """Rules never see whitespace or punctuation (:func:`porter.traverse.transform` skips it)."""
+    """Rules never see whitespace or punctuation (:func:`porter.convert.traverse.transform` skips it)."""
     if rule_type not in _CHECKED:
         trivia = [t for t in _hooked_types(rule_type) if is_trivia(getattr(cst, t))]
         if trivia:
@@ -129,7 +129,7 @@ class _Kind(NamedTuple):
 class RuleDriver:
     """Calls every rule's ``visit_X``/``leave_X`` per node, then handles leftovers and marks.
 
-    Driven by :func:`porter.traverse.transform` (libcst's order and results, trivia left out)."""
+    Driven by :func:`porter.convert.traverse.transform` (libcst's order and results, trivia left out)."""
 
     def __init__(self, ctx: FileContext, rule_types: Sequence[Type[cst.CSTTransformer]]):
         for r in rule_types:

@@ -7,7 +7,7 @@ shadow an import (parameters, assignments, loop targets, ...), scope by scope in
 
 It never matches on a name's spelling: ``np.zeros(3).reshape`` is not torch because ``np`` is
 bound to numpy.  This replaces libcst's ``QualifiedNameProvider`` (about 7x the parse time)
-with a single pass (a :class:`porter.traverse.Visitor`, which skips whitespace and
+with a single pass (a :class:`porter.convert.traverse.Visitor`, which skips whitespace and
 punctuation) that only tracks import bindings.
 """
 from __future__ import annotations

@@ -12,7 +12,7 @@ import libcst as cst
 from .context import FileContext
 from .imports import rewrite_imports
 from .leftovers import run_rules
-from .mapping import MappingTable, default_table
+from ..mapping import MappingTable, default_table
 from .names import resolve
 from .report import FileReport, Finding
 from .rules import RULES

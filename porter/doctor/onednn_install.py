@@ -11,7 +11,7 @@ torch's).  The same oneDNN build is on PyPI as two wheels (Apache-2.0)::
 downloaded with pip (hash-pinned) and unpacked here: ``include/``, ``lib/libdnnl.so.2.2`` and
 the names Jittor links (``libmkldnn.so``) and the loader looks for (``libdnnl.so.2``) as
 symlinks to it, into ``<jittor home>/.cache/jittor/mkl/dnnl_lnx_2.2.0_cpu_gomp`` (the folder
-``shims/onednn.py`` checks).  The folder appears in one rename, so a Jittor starting meanwhile
+``porter/machine/onednn.py`` checks).  The folder appears in one rename, so a Jittor starting meanwhile
 never sees half of it.  Linux x86_64 only (the wheels' platform).
 
 Usage::
@@ -31,7 +31,7 @@ import tempfile
 import zipfile
 from typing import Dict, List, Optional, Sequence
 
-from .doctor import env_module
+from porter.machine import env, onednn
 
 # wheel name prefix -> (pip requirement, sha256 of the manylinux1_x86_64 wheel on PyPI)
 WHEELS: Dict[str, tuple] = {
@@ -123,8 +123,6 @@ def install(jittor_cache: str, wheels_dir: Optional[str] = None, force: bool = F
     An existing usable install is left alone; an unusable one is an error unless ``force``,
     which moves it aside (renamed, never deleted: other processes may use the cache).
     """
-    env = env_module()
-    onednn = env._sibling("onednn")
     here = (platform.system(), platform.machine())
     if here != SUPPORTED:
         raise InstallError(f"the oneDNN wheels on PyPI are for {'/'.join(SUPPORTED)}, this is "
@@ -186,7 +184,6 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Entry point of ``jtport install-onednn``; 0 when oneDNN is in place, 1 otherwise."""
     args = build_parser().parse_args(argv)
-    env = env_module()
     environ = dict(os.environ)
     if args.jittor_home:
         environ["JITTOR_HOME"] = args.jittor_home

@@ -18,9 +18,8 @@ the other:
    then run on Jittor's own CUDA kernels, and its FFT and sparse ops are off).
 
 With those settings and the patch, Jittor ran on the GPU and the StyleGAN2 and HiSD parity
-suites passed with ``use_cuda=1``.  ``shims/env.py`` turns these findings into settings and
-``jtport doctor`` explains them.  Like ``shims/env.py`` this module must stay importable on its
-own (no Jittor, no ``shims``).
+suites passed with ``use_cuda=1``.  :mod:`porter.machine.env` turns these findings into settings and
+``jtport doctor`` explains them.  A leaf like it: the standard library only (no Jittor, no ``shims``).
 """
 from __future__ import annotations
 

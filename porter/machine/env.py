@@ -9,31 +9,30 @@ Jittor reads a few environment variables at import time.  Two of them decide whe
   ``nvcc_path=""`` makes Jittor run on the CPU.
 * ``use_mkl``: with it on (Jittor's default) Jittor runs convolutions and matmuls on oneDNN,
   which it downloads on first import when it is not in its cache (offline, the import fails).
-  jtport turns it on exactly when a usable oneDNN is in place (``shims/onednn.py``;
+  jtport turns it on exactly when a usable oneDNN is in place (:mod:`porter.machine.onednn`;
   ``jtport install-onednn`` puts one there from PyPI) and off otherwise; ``use_mkl`` set by
   the user wins either way.
 
 On a machine where Jittor will use CUDA, :func:`cuda_settings` adds what its CUDA build needs
-(``shims/cuda_extras.py``: a CUDA 13 toolkit its core cannot compile against, the libraries it
+(:mod:`porter.machine.cuda_extras`: a CUDA 13 toolkit its core cannot compile against, the libraries it
 would download at import, cuDNN it cannot load).
 
-This module must stay importable without Jittor (and without the rest of ``shims``): the
-Makefile runs it as a plain script (``python3 shims/env.py --exports``), the test
-configuration and ``shims/__init__`` call :func:`apply`, and ``jtport doctor``
-(``porter/doctor/``, which loads this file by path) explains the same :class:`Setting` objects
-to users.
+A leaf (``porter/machine/``): it imports the standard library only, so every interpreter imports
+it without Jittor: the Makefile runs it (``python3 -m porter.machine.env --exports``), the test
+configuration and ``shims/__init__`` call :func:`apply`, and ``jtport doctor`` (``porter/doctor/``)
+explains the same :class:`Setting` objects to users.
 """
 from __future__ import annotations
 
 import ctypes
-import importlib
-import importlib.util
 import json
 import os
 import shutil
 import sys
 from dataclasses import dataclass
 from typing import Dict, List, Mapping, MutableMapping, Optional, Sequence
+
+from . import cuda_extras, onednn
 
 #: The Jittor release jtport runs on (the Makefile installs it at :func:`jittor_site`).
 JITTOR_VERSION = "1.3.11.0"
@@ -149,23 +148,9 @@ def jittor_cache_dir(environ: Mapping[str, str] = os.environ) -> str:
     return os.path.join(jittor_home(environ), ".cache", "jittor")
 
 
-def _sibling(name: str):
-    """``shims/<name>.py`` imported without importing ``shims`` (whose ``__init__`` imports Jittor)."""
-    if __package__:
-        return importlib.import_module(f"{__package__}.{name}")
-    key = f"_jtport_{name}"
-    if key not in sys.modules:
-        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), name + ".py")
-        spec = importlib.util.spec_from_file_location(key, path)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[key] = module
-        spec.loader.exec_module(module)
-    return sys.modules[key]
-
-
 def onednn_status(environ: Mapping[str, str] = os.environ):
-    """:func:`shims.onednn.status` for this environment's Jittor cache."""
-    return _sibling("onednn").status(jittor_cache_dir(environ))
+    """:func:`porter.machine.onednn.status` for this environment's Jittor cache."""
+    return onednn.status(jittor_cache_dir(environ))
 
 
 def required_settings(environ: Mapping[str, str] = os.environ,
@@ -215,14 +200,14 @@ def required_settings(environ: Mapping[str, str] = os.environ,
 
 def cuda_settings(nvcc: str, environ: Mapping[str, str] = os.environ,
                   jittor_dir: Optional[str] = None) -> List[Setting]:
-    """What a CUDA build of Jittor needs on this machine besides nvcc (``shims/cuda_extras.py``).
+    """What a CUDA build of Jittor needs on this machine besides nvcc (:mod:`porter.machine.cuda_extras`).
 
     A toolkit Jittor's core cannot compile against turns CUDA off (``nvcc_path=""``, unless the
     user set ``nvcc_path``); otherwise each library Jittor would download at import is turned off,
     and ``conv_opt=1`` when cuDNN cannot be loaded.  Variables the user set are respected.
     ``jittor_dir`` is the installed Jittor (tests pass their own).
     """
-    extras = _sibling("cuda_extras")
+    extras = cuda_extras
     jittor_dir = jittor_dir or extras.jittor_source_dir()
     header = extras.cuda13_breakage(nvcc, jittor_dir)
     if header is not None:

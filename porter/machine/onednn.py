@@ -11,10 +11,10 @@ matmul) when ``use_mkl`` is on.  ``jittor/compile_extern.py`` then:
 
 (``mkl_include_path``/``mkl_lib_path`` cannot point elsewhere: 1.3.11 raises
 UnboundLocalError on them.)  :func:`status` checks exactly those things without loading
-anything, so ``shims.env`` can run it at every import.  The installer is
-``porter/onednn_install.py`` (``jtport install-onednn``).
+anything, so :mod:`porter.machine.env` can run it at every import.  The installer is
+``porter/doctor/onednn_install.py`` (``jtport install-onednn``).
 
-This module must stay importable on its own (no Jittor, no torch, no ``shims``).
+A leaf: the standard library only (no Jittor, no torch, no ``shims``).
 """
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ def status(jittor_cache: str, system: Optional[str] = None,
            machine: Optional[str] = None) -> OneDNNStatus:
     """Would ``import jittor`` with ``use_mkl=1`` find oneDNN without downloading it?
 
-    ``jittor_cache`` is ``<jittor home>/.cache/jittor`` (``shims.env.jittor_cache_dir``).
+    ``jittor_cache`` is ``<jittor home>/.cache/jittor`` (``porter.machine.env.jittor_cache_dir``).
     Only Linux folders are checked file by file (the layout ``jtport install-onednn``
     writes); elsewhere Jittor's own marker files decide.
     """

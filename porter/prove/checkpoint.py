@@ -22,8 +22,8 @@ import hashlib
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
-from porter.parity.checkpoint_files import read_port, read_torch, readers
-from porter.parity.spec import CheckpointFile, Spec, SpecError, part_of
+from porter.prove.checkpoint_files import read_port, read_torch, readers
+from porter.prove.spec import CheckpointFile, Spec, SpecError, part_of
 
 #: Names of torch buffers that the converted model has no twin of (Jittor's own BatchNorm).
 TORCH_ONLY = ("num_batches_tracked",)
@@ -155,8 +155,8 @@ def check_port(spec: Spec, model: Any, reference: Path, results: Path) -> Tuple[
     parameter and buffer it then holds with the torch model's after its own load (the
     reference's ``param/``): exact for float32 data.  Returns the ``checkpoint`` row and the
     port's weights (numpy, by name) for the later checks; None weights when the load failed."""
-    from porter.parity.model import Reference, compare_sets, make_row, to_numpy
-    from porter.parity.results import Row, record
+    from porter.prove.model import Reference, compare_sets, make_row, to_numpy
+    from porter.prove.results import Row, record
 
     suite = spec.name
     try:

@@ -18,7 +18,7 @@ import pickletools
 from pathlib import Path
 from typing import Any, Callable
 
-from porter.parity.common import map_nested
+from porter.prove.common import map_nested
 
 #: the first object of a legacy ``torch.save`` file
 _TORCH_MAGIC = 0x1950a86a20f9469cfc6c

@@ -2,14 +2,14 @@
 
 The torch model runs in a separate torch interpreter (``--torch-python``, default
 ``$JTPORT_TORCH_PYTHON`` or the workspace's ``.venv-torch``: the checkout's, or the current
-directory's for an installed jtport, :mod:`porter.parity.workspace`) which saves weights,
+directory's for an installed jtport, :mod:`porter.prove.workspace`) which saves weights,
 inputs, outputs, every submodule's output and parameter gradients; this process (Jittor) loads
 the weights into the converted model through ``shims``, runs the same inputs and compares.  On a
 mismatch it names the first submodule, in execution order, whose output diverges.  With a
 ``checkpoint`` (``--checkpoint FILE``: weights the upstream torch code saved; ``PART=FILE`` for
 a file of one submodule or factory argument) both sides load those files instead, and a
 ``checkpoint`` row compares the two loaded models' weights first.  The spec
-format is in ``porter/parity/spec.py`` and ``docs/parity.md``.
+format is in ``porter/prove/spec.py`` and ``docs/parity.md``.
 
 Exit codes: 0 everything matched; 1 a comparison failed; 2 bad spec, usage or torch-side error.
 """
@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 from typing import List, Optional
 
-HARNESS = Path(__file__).resolve().parent / "parity"
+HARNESS = Path(__file__).resolve().parent
 EPILOG = """\
 exit codes:
   0  outputs, gradients (and optimizer steps) match within rtol/atol
@@ -39,8 +39,8 @@ example (see docs/parity.md):
 
 
 def _harness():
-    """The harness's spec loading (``porter.parity.spec``)."""
-    from .parity import spec
+    """The harness's spec loading (``porter.prove.spec``)."""
+    from . import spec
 
     return spec
 
@@ -48,7 +48,7 @@ def _harness():
 def _torch_key(spec, torch_python: str) -> str:
     """What the torch reference depends on: the spec's torch-side fields, the torch sources,
     the checkpoint, the harness's torch-side code and the interpreter."""
-    from .parity import checkpoint
+    from . import checkpoint
 
     h = hashlib.sha256()
     h.update(repr((spec.factory, spec.forward, spec.seed, spec.inputs, spec.steps, spec.optimizer,
@@ -56,7 +56,7 @@ def _torch_key(spec, torch_python: str) -> str:
                    str(spec.torch_root), torch_python, spec.loss, spec.loss_inputs)).encode())
     h.update(checkpoint.fingerprint(spec))
     loss_files = [_harness().loss_module_file(spec)] if spec.loss else []
-    for f in _harness().torch_sources(spec) + sorted(HARNESS.glob("*.py")) + loss_files:
+    for f in _harness().torch_sources(spec) + sorted(HARNESS.rglob("*.py")) + loss_files:
         h.update(os.fsencode(f))  # a file name that is not UTF-8 hashes as its bytes
         h.update(f.read_bytes())
     return h.hexdigest()[:16]
@@ -69,13 +69,13 @@ def _torch_side(spec, out: Path, torch_python: str) -> Optional[str]:
     stamp = out / "reference.key"
     if stamp.exists() and stamp.read_text() == key and (out / "reference.npz").exists():
         return None
-    from .parity import workspace
+    from . import workspace
 
     try:
         with workspace.torch_pythonpath() as pythonpath:
             extra = [a for cf in spec.checkpoints
                      for a in ("--checkpoint", f"{cf.part}={cf.file}" if cf.part else str(cf.file))]
-            proc = subprocess.run([torch_python, "-m", "porter.parity.spec_torch", str(spec.path),
+            proc = subprocess.run([torch_python, "-m", "porter.prove.torch_side.spec_torch", str(spec.path),
                                    "--out", str(out), "--torch-root", str(spec.torch_root), *extra],
                                   cwd=workspace.ROOT, env=workspace.torch_env(pythonpath),
                                   capture_output=True, text=True)
@@ -117,14 +117,14 @@ def main(argv: List[str]) -> int:
     args = ap.parse_args(argv)
 
     specmod = _harness()
-    from .parity import workspace
+    from . import workspace
 
     torch_python = args.torch_python or workspace.default_torch_python()
     try:
         spec = specmod.with_roots(specmod.load_spec(args.spec), args.torch_root, args.jittor_root,
                                   args.checkpoint)
         if spec.checkpoints:
-            from .parity.checkpoint import require_file
+            from .checkpoint import require_file
 
             require_file(spec)
     except specmod.SpecError as e:
@@ -146,7 +146,7 @@ def main(argv: List[str]) -> int:
         return 2
 
     import shims  # noqa: F401  (applies the Jittor environment before jittor is imported)
-    from .parity.model import ModelParity, default_forward, shared_random
+    from .model import ModelParity, default_forward, shared_random
 
     try:
         converted_loss = specmod.convert_loss(spec, out / "loss_jittor") if spec.loss else None
@@ -158,7 +158,7 @@ def main(argv: List[str]) -> int:
     print(f"jittor side: {spec.jittor_factory} from {spec.jittor_root}")
     rows, weights = [], None
     if spec.checkpoints:
-        from .parity import checkpoint
+        from . import checkpoint
 
         try:
             row, weights = checkpoint.check_port(spec, model, out / "reference.npz", out / "results")

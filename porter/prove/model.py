@@ -28,9 +28,9 @@ import numpy as np
 import shims
 import jittor as jt
 
-from porter.parity import common
-from porter.parity.common import ROOT_NAME, Comparison, compare
-from porter.parity.results import RESULTS, Row, record
+from porter.prove import common
+from porter.prove.common import ROOT_NAME, Comparison, compare
+from porter.prove.results import RESULTS, Row, record
 
 Arrays = Dict[str, np.ndarray]
 Forward = Callable[[Any, Mapping[str, Any]], Any]

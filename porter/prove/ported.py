@@ -23,7 +23,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Optional, Sequence
 
-ROOT = Path(__file__).resolve().parents[1]
+from porter.prove.workspace import PACKAGE as PORTER, ROOT
+
 SOURCE = ROOT / "models_ref"
 PORTED = ROOT / "build" / "ported"
 PACKAGE = "models_ref"
@@ -36,7 +37,7 @@ def _hash_tree(h: "hashlib._Hash", folder: Path, patterns: tuple) -> None:
         for f in sorted(folder.rglob(pattern)):
             if "__pycache__" in f.parts:
                 continue
-            h.update(str(f.relative_to(ROOT)).encode())
+            h.update(str(f.relative_to(folder.parent)).encode())
             h.update(f.read_bytes())
 
 
@@ -46,7 +47,7 @@ def source_key() -> str:
 
     h = hashlib.sha256()
     _hash_tree(h, SOURCE, ("*.py",))
-    _hash_tree(h, ROOT / "porter", ("*.py", "*.toml"))
+    _hash_tree(h, PORTER, ("*.py", "*.toml"))
     h.update(str(getattr(porter, "__version__", "")).encode())
     return h.hexdigest()[:16]
 
@@ -147,7 +148,7 @@ def run_parity_spec(spec: Path, tmp_path: Path) -> str:
     """Run ``jtport parity SPEC`` as users run it (a process of its own) with the torch side
     from this checkout and the Jittor side from ``build/ported``; assert every check passed
     (forward, gradients, optimizer steps) and return its output."""
-    from porter.parity.processes import run_module
+    from porter.prove.processes import run_module
 
     proc = run_module("porter.cli", ["parity", spec, "--out", tmp_path / "out", "--torch-root", ROOT,
                                      "--jittor-root", PORTED], ROOT, tmp_path, timeout=1800)

@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Dict, List, Optional
 
-from porter.parity.workspace import ROOT
+from porter.prove.workspace import ROOT
 
 RESULTS = ROOT / "build" / "parity" / "results"
 STATUSES = ("passed", "failed", "xfail")

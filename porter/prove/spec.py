@@ -276,7 +276,7 @@ def convert_loss(spec: Spec, out: Path) -> Path:
     """Convert the spec's loss module with jtport's converter into ``out`` (a folder that then
     holds it under the same module path); returns ``out``.  A file the converter cannot parse is
     a SpecError naming it."""
-    from porter.pipeline import convert_source
+    from porter.convert.pipeline import convert_source
 
     src = loss_module_file(spec)
     rel = src.relative_to(spec.loss_root)
@@ -449,7 +449,7 @@ def build(spec: Spec, side: str, default_forward: Callable,
         return model, forward
     if shared_random is None:
         raise SpecError(f"{spec.path}: shared_random needs the {side} side's random patcher")
-    from porter.parity.common import SeededStream
+    from porter.prove.common import SeededStream
 
     def seeded(m: Any, inputs: Dict[str, Any]) -> Any:
         with shared_random(SeededStream(spec.seed + 7919)):

@@ -1,36 +1,11 @@
-"""``python -m parity_tests.run`` (what ``make parity`` calls): run the parity suites, then print
-one summary table built from every ``build/parity/results/*.json``.
-
-Exit status: non-zero when pytest failed or any result row failed (``xfail`` rows are known,
-documented gaps and do not fail the run).
-"""
+"""The parity summary table: one line per suite, then the failed cases, from the result rows
+every parity suite writes (``build/parity/results/*.json``, :mod:`porter.prove.results`)."""
 from __future__ import annotations
 
-import argparse
-import importlib.util
 import math
-import os
-import subprocess
-import sys
-from pathlib import Path
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, List, Optional
 
-from porter.parity.results import RESULTS, Row, load_all
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def jittor_env() -> Dict[str, str]:
-    """This process's environment plus the Jittor settings of ``shims/env.py`` (loaded on its
-    own, so the runner itself never imports Jittor)."""
-    spec = importlib.util.spec_from_file_location("_jtport_env", ROOT / "shims" / "env.py")
-    env_mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = env_mod  # dataclasses look their module up in sys.modules
-    spec.loader.exec_module(env_mod)
-    env = dict(os.environ)
-    for k, v in env_mod.as_dict(env).items():
-        env.setdefault(k, v)
-    return env
+from porter.prove.results import Row
 
 
 def _fmt(x: Optional[float]) -> str:
@@ -67,27 +42,3 @@ def summary(suites: Dict[str, List[Row]]) -> str:
         out += ["", "failed cases:"]
         out += [f"  {r.suite}/{r.case}: {r.detail[:300]}" for r in failures]
     return "\n".join(out)
-
-
-def main(argv: Optional[Sequence[str]] = None) -> int:
-    """Run ``pytest parity_tests -q`` (unless ``--summary-only``) and print the summary."""
-    ap = argparse.ArgumentParser(prog="python -m parity_tests.run", description=__doc__)
-    ap.add_argument("--summary-only", action="store_true", help="print the table from existing results")
-    ap.add_argument("pytest_args", nargs="*", help="extra pytest arguments (after --)")
-    args = ap.parse_args(argv)
-    rc = 0
-    if not args.summary_only:
-        if RESULTS.exists():
-            for old in RESULTS.glob("*.json"):
-                old.unlink()
-        rc = subprocess.call([sys.executable, "-m", "pytest", "parity_tests", "-q", *args.pytest_args],
-                             cwd=ROOT, env=jittor_env())
-    suites = load_all()
-    print()
-    print(summary(suites))
-    failed = any(r.status == "failed" for rows in suites.values() for r in rows)
-    return 1 if (rc != 0 or failed) else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator, List, Optional, Sequence, Tuple
 
-from porter.parity.processes import run_tracked
-from porter.parity.workspace import ROOT, torch_env, torch_pythonpath
+from porter.prove.processes import run_tracked
+from porter.prove.workspace import ROOT, torch_env, torch_pythonpath
 
 TORCH_VENV = ROOT / ".venv-torch"
 BUILD = ROOT / "build" / "parity"
@@ -161,5 +161,5 @@ def declared_sides(modules: Iterable[object]) -> List[TorchSide]:
     return found
 
 
-if __name__ == "__main__":  # pragma: no cover - manual use: python -m porter.parity.torchside SCRIPT NAME
+if __name__ == "__main__":  # pragma: no cover - manual use: python -m porter.prove.torchside SCRIPT NAME
     print(run_torch(Path(sys.argv[1]), sys.argv[2]))

@@ -1,9 +1,9 @@
 """Where the parity harness keeps its files, and what a torch-side process may import.
 
-In a jtport checkout (``porter/`` next to ``pyproject.toml`` and ``parity_tests/``) the workspace
+In a jtport checkout (``porter/`` next to ``pyproject.toml``: a source tree, or an editable install) the workspace
 is the checkout: ``build/parity/`` and ``.venv-torch/`` there, as ``make`` builds them, and a
 torch-side process gets the checkout on ``PYTHONPATH`` (its scripts import ``parity_tests``,
-``models_ref`` and ``porter.parity``).  An installed jtport (a wheel in ``site-packages``) works
+``models_ref`` and ``porter.prove``).  An installed jtport (a wheel in ``site-packages``) works
 in the current directory instead, and a torch-side process sees only the ``porter`` package:
 the rest of this environment's ``site-packages`` (its numpy, Jittor) must not shadow the torch
 interpreter's own.
@@ -22,7 +22,7 @@ PACKAGE = Path(__file__).resolve().parents[1]  # the ``porter`` package folder
 
 
 def _checkout(root: Path) -> Optional[Path]:
-    return root if (root / "pyproject.toml").is_file() and (root / "parity_tests").is_dir() else None
+    return root if (root / "pyproject.toml").is_file() else None
 
 
 #: The jtport checkout this ``porter`` runs from, or None for an installed jtport.

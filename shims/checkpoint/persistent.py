@@ -96,7 +96,7 @@ def converted_module(src: str) -> types.ModuleType:
     if key in _MODULES:
         return _MODULES[key]
     try:
-        from porter.pipeline import convert_source
+        from porter.convert.pipeline import convert_source
     except ImportError as e:
         raise pickle.UnpicklingError(
             "this pickle embeds torch source (torch_utils.persistence); loading it under Jittor "

@@ -11,7 +11,7 @@ from typing import List, Optional, Tuple
 
 import libcst as cst
 
-from ..mapping import ApiEntry
+from ...mapping import ApiEntry
 from ..names import NATURAL_MODULES, TORCH_MODULES, dotted, dotted_name_of, is_torch_name
 from .base import Rule
 

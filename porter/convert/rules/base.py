@@ -13,7 +13,7 @@ class Rule(cst.CSTTransformer):
 
     Subclasses set ``name`` (its golden-test folder: ``tests/golden/<name>/``), may override
     :meth:`applies` (a cheap pre-check that skips the tree walk), and use ``self.ctx``
-    (:class:`porter.context.FileContext`) to resolve torch names, spell Jittor targets and
+    (:class:`porter.convert.context.FileContext`) to resolve torch names, spell Jittor targets and
     record what they converted, left unsupported, or want the user to check.
     """
 

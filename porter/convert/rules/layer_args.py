@@ -13,7 +13,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import libcst as cst
 
-from ..mapping import ApiEntry
+from ...mapping import ApiEntry
 from .api_calls import code_of, split_factory_dtype, transform_args
 from .base import Rule
 from .common import BlockRule, stmt_call

@@ -2,14 +2,15 @@
 load the spec's checkpoint into it if it names one (:func:`.checkpoint.load_torch`), run
 :func:`.torch_dump.dump`, write ``OUT/reference.npz``.
 
-    python -m porter.parity.spec_torch SPEC --out OUT [--torch-root DIR] [--checkpoint [PART=]FILE ...]
+    python -m porter.prove.torch_side.spec_torch SPEC --out OUT [--torch-root DIR] [--checkpoint [PART=]FILE ...]
 """
 import argparse
 import sys
 from pathlib import Path
 
-from porter.parity import checkpoint, torch_dump
-from porter.parity.spec import SpecError, all_inputs, build, build_loss, load_spec, with_roots
+from porter.prove import checkpoint
+from porter.prove.torch_side import torch_dump
+from porter.prove.spec import SpecError, all_inputs, build, build_loss, load_spec, with_roots
 
 
 def main(argv=None) -> None:

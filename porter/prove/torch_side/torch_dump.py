@@ -1,7 +1,7 @@
 """Torch side of the model-parity harness: run a reference model, save everything to ``.npz``.
 
 Runs in ``.venv-torch`` only (imported by the scripts in ``parity_tests/torch_side/``); the
-Jittor side (:mod:`porter.parity.model`) reads what this writes.  One ``.npz`` per case:
+Jittor side (:mod:`porter.prove.model`) reads what this writes.  One ``.npz`` per case:
 
 ===================== ====================================================================
 key                   content
@@ -37,8 +37,8 @@ from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Seque
 import numpy as np
 import torch
 
-from porter.parity import common
-from porter.parity.common import ROOT_NAME, make_inputs, seeded_array  # noqa: F401 (re-exported for scripts)
+from porter.prove import common
+from porter.prove.common import ROOT_NAME, make_inputs, seeded_array  # noqa: F401 (re-exported for scripts)
 
 Arrays = Dict[str, np.ndarray]
 
@@ -354,7 +354,7 @@ def float64_gradients(model: torch.nn.Module, forward: Callable[[torch.nn.Module
 
 
 def out_dir_from_argv(argv: Optional[Sequence[str]] = None) -> Path:
-    """Parse the ``--out DIR`` that :func:`porter.parity.torchside.run_torch` passes."""
+    """Parse the ``--out DIR`` that :func:`porter.prove.torchside.run_torch` passes."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True, type=Path)
     args, _ = ap.parse_known_args(argv)
