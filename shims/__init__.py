@@ -25,6 +25,8 @@ from . import random_torch  # noqa: E402  (torch's CPU random stream: samplers, 
 from .random_torch import Generator, manual_seed  # noqa: E402
 from . import vision  # noqa: E402,F401  (torchvision semantics: Resize, save_image)
 from .ops import *  # noqa: E402,F401,F403
+from .nn.convolution1d import conv1d  # noqa: E402,F401  (torch.nn.functional's 1-d forms, at the top as torch has them)
+from .nn.pooling1d import adaptive_avg_pool1d, avg_pool1d, max_pool1d  # noqa: E402,F401
 from .checkpoint import *  # noqa: E402,F401,F403
 from .memory import *  # noqa: E402,F401,F403
 from .unported import UnportedError, install_var_getattr, unported  # noqa: E402,F401
@@ -36,4 +38,5 @@ install_var_getattr(jt.Var)  # x.grad_fn (marked): UnportedError naming the line
 
 __all__ = ["jt", "autograd", "ops", "nn", "distributed", "optim", "data", "checkpoint", "memory", "env", "vision",  # noqa: F405
            *ops.__all__, *checkpoint.__all__, *memory.__all__, "unported", "UnportedError", "namespace",
-           *grad_mode.__all__, "random_torch", "Generator", "manual_seed"]
+           *grad_mode.__all__, "random_torch", "Generator", "manual_seed",
+           "conv1d", "max_pool1d", "avg_pool1d", "adaptive_avg_pool1d"]

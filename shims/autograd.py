@@ -237,13 +237,24 @@ def backward(tensors, grad_tensors=None, retain_graph: Optional[bool] = None, cr
     _accumulate(targets, grads, reached, create_graph)
 
 
+#: :mod:`shims.distributed`, which registers itself when imported (:func:`use_distributed`): it
+#: sits above this module (its data-parallel modules are ``Module`` subclasses), so this module
+#: is handed it instead of importing it.
+_distributed = None
+
+
+def use_distributed(module) -> None:
+    """Let backward average data-parallel gradients under MPI through ``module``
+    (:mod:`shims.distributed`: ``_in_mpi()``, ``average_gradients(totals, reached)``)."""
+    global _distributed
+    _distributed = module
+
+
 def _accumulate(targets: List[jt.Var], grads: List[jt.Var], reached: List[bool], create_graph: bool) -> None:
     """Add each reached target's gradient to its ``.grad`` (hooks first), as torch's
     AccumulateGrad: in place without ``create_graph``, out of place (keeping the graph) with it.
     Under MPI, data-parallel modules average their parameters' gradients first."""
-    from . import distributed as _distributed
-
-    if _distributed._in_mpi():
+    if _distributed is not None and _distributed._in_mpi():
         _accumulate_averaged(targets, grads, reached, create_graph, _distributed)
         return
     for p, g, r in zip(targets, grads, reached):

@@ -24,7 +24,7 @@ import io
 import pickle
 from typing import Any, Callable, Dict, Tuple
 
-from .standins import rebuild_tensor_v2
+from .torch_globals import rebuild_tensor_v2
 from .storages import ExpandBudget, StorageRef, materialise
 from .whole_module import record_class
 
