@@ -36,6 +36,7 @@ toggles are exact); ``jt.grad`` returns zeros for targets the loss does not reac
 """
 from __future__ import annotations
 
+import operator
 import sys
 import weakref
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
@@ -566,7 +567,6 @@ def _install() -> None:
     jt.Var.assign = _keeping_requires_grad(_C_ASSIGN, "assign")
     jt.Var.update = _keeping_requires_grad(_C_UPDATE, "update")
     jt.Var.__deepcopy__ = _deepcopy
-    import operator
     for name, op in (("__iadd__", operator.add), ("__isub__", operator.sub), ("__imul__", operator.mul),
                      ("__itruediv__", operator.truediv), ("__ifloordiv__", operator.floordiv),
                      ("__imod__", operator.mod), ("__ipow__", operator.pow)):

@@ -1,10 +1,15 @@
 """Convert a file or a directory tree: walk, convert in parallel, write, collect one report."""
 from __future__ import annotations
 
+import ctypes
 import fnmatch
+import io
 import os
 import shutil
+import signal
 import tempfile
+import threading
+import time
 import tokenize
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -27,7 +32,6 @@ class _Job:
 
 def decode_source(data: bytes, path: str) -> Tuple[Optional[str], Optional[str], Optional[Finding]]:
     """(text, encoding, error): decode a Python file by its PEP 263 declaration (UTF-8 default)."""
-    import io
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     except SyntaxError as e:
@@ -283,15 +287,10 @@ def _more(paths: List[Path]) -> str:
 def _die_with_parent(parent: int) -> None:
     """Pool-worker initializer: end this worker when the converting process dies, even by
     ``kill -9`` (the worker would otherwise wait on its task queue forever, reparented)."""
-    import signal
     try:
-        import ctypes
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG: Linux
     except (OSError, AttributeError):
-        import threading
-        import time
-
         def watch() -> None:
             while os.getppid() == parent:
                 time.sleep(1)

@@ -35,6 +35,7 @@ def accepted(obj):
 
 def target_params(table=None) -> dict:
     """``{target: accepted keyword names or None}`` for every class row with a target."""
+    # lazy: a generator run by hand; importing shims imports Jittor
     from porter.mapping import load_table
     from shims.namespace import target_object  # shims first: Jittor's settings before Jittor loads
 

@@ -104,6 +104,7 @@ def fingerprint(spec: Spec) -> bytes:
 def load_torch(spec: Spec, model: Any) -> None:
     """Torch side: for each checkpoint file, ``torch.load(weights_only=True)``, follow the
     key, ``load_state_dict`` (strict) into the spec's torch model or the part it names."""
+    # lazy: the torch side's; this module is imported by both interpreters
     import torch
 
     require_file(spec)
@@ -129,6 +130,7 @@ def load_port(spec: Spec, model: Any) -> None:
     key, ``shims.load_state_dict`` (strict, torch's semantics) into the converted model or the
     part it names.  A state dict that does not fit raises RuntimeError naming the file and the
     missing and unexpected keys."""
+    # lazy: the Jittor side's; this module is imported by both interpreters
     import numpy as np
     import jittor as jt
     import shims
@@ -155,6 +157,7 @@ def check_port(spec: Spec, model: Any, reference: Path, results: Path) -> Tuple[
     parameter and buffer it then holds with the torch model's after its own load (the
     reference's ``param/``): exact for float32 data.  Returns the ``checkpoint`` row and the
     port's weights (numpy, by name) for the later checks; None weights when the load failed."""
+    # lazy: the Jittor side's (model imports Jittor); this module is imported by both interpreters
     from porter.prove.model import Reference, compare_sets, make_row, to_numpy
     from porter.prove.results import Row, record
 

@@ -14,6 +14,7 @@ the state dict of the snapshot's ``G_ema``.
 from __future__ import annotations
 
 import io
+import pickle
 import pickletools
 from pathlib import Path
 from typing import Any, Callable
@@ -53,8 +54,7 @@ def modules_as_state_dicts(obj: Any, is_module: Callable[[Any], bool]) -> Any:
 
 def read_torch(path: Path) -> Any:
     """Torch side: the file's content (network pickles: modules as their state dicts)."""
-    import pickle
-
+    # lazy: the torch side's; this module is imported by both interpreters
     import torch
 
     if not is_network_pickle(path):
@@ -67,7 +67,9 @@ def read_torch(path: Path) -> Any:
 def read_port(path: Path) -> Any:
     """Jittor side: the file's content through ``shims`` (network pickles: modules as their
     state dicts)."""
+    # lazy: the Jittor side's; this module is imported by both interpreters
     import jittor as jt
+
     import shims
 
     if not is_network_pickle(path):

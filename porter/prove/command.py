@@ -23,6 +23,9 @@ import sys
 from pathlib import Path
 from typing import List, Optional
 
+from . import checkpoint, spec, workspace
+from .checkpoint import require_file
+
 HARNESS = Path(__file__).resolve().parent
 EPILOG = """\
 exit codes:
@@ -40,16 +43,12 @@ example (see docs/parity.md):
 
 def _harness():
     """The harness's spec loading (``porter.prove.spec``)."""
-    from . import spec
-
     return spec
 
 
 def _torch_key(spec, torch_python: str) -> str:
     """What the torch reference depends on: the spec's torch-side fields, the torch sources,
     the checkpoint, the harness's torch-side code and the interpreter."""
-    from . import checkpoint
-
     h = hashlib.sha256()
     h.update(repr((spec.factory, spec.forward, spec.seed, spec.inputs, spec.steps, spec.optimizer,
                    spec.method, spec.factory_args, spec.factory_kwargs, spec.forward_kwargs, spec.shared_random,
@@ -69,7 +68,6 @@ def _torch_side(spec, out: Path, torch_python: str) -> Optional[str]:
     stamp = out / "reference.key"
     if stamp.exists() and stamp.read_text() == key and (out / "reference.npz").exists():
         return None
-    from . import workspace
 
     try:
         with workspace.torch_pythonpath() as pythonpath:
@@ -117,15 +115,12 @@ def main(argv: List[str]) -> int:
     args = ap.parse_args(argv)
 
     specmod = _harness()
-    from . import workspace
 
     torch_python = args.torch_python or workspace.default_torch_python()
     try:
         spec = specmod.with_roots(specmod.load_spec(args.spec), args.torch_root, args.jittor_root,
                                   args.checkpoint)
         if spec.checkpoints:
-            from .checkpoint import require_file
-
             require_file(spec)
     except specmod.SpecError as e:
         print(f"jtport parity: error: {e}", file=sys.stderr)
@@ -145,7 +140,10 @@ def main(argv: List[str]) -> int:
         print(f"jtport parity: error: {err}", file=sys.stderr)
         return 2
 
+    # lazy: import shims costs about 1 s (docs/ARCHITECTURE.md); only a run that reaches the
+    # Jittor side pays it
     import shims  # noqa: F401  (applies the Jittor environment before jittor is imported)
+
     from .model import ModelParity, default_forward, shared_random
 
     try:
@@ -158,8 +156,6 @@ def main(argv: List[str]) -> int:
     print(f"jittor side: {spec.jittor_factory} from {spec.jittor_root}")
     rows, weights = [], None
     if spec.checkpoints:
-        from . import checkpoint
-
         try:
             row, weights = checkpoint.check_port(spec, model, out / "reference.npz", out / "results")
         except specmod.SpecError as e:

@@ -23,7 +23,11 @@ from pathlib import Path
 from types import ModuleType
 from typing import Optional, Sequence
 
-from porter.prove.workspace import PACKAGE as PORTER, ROOT
+import porter
+from porter import convert_path
+from porter.prove.processes import run_module
+from porter.prove.workspace import PACKAGE as PORTER
+from porter.prove.workspace import ROOT
 
 SOURCE = ROOT / "models_ref"
 PORTED = ROOT / "build" / "ported"
@@ -43,8 +47,6 @@ def _hash_tree(h: "hashlib._Hash", folder: Path, patterns: tuple) -> None:
 
 def source_key() -> str:
     """Hash of ``models_ref/`` and of the converter (code + mapping table + version)."""
-    import porter
-
     h = hashlib.sha256()
     _hash_tree(h, SOURCE, ("*.py",))
     _hash_tree(h, PORTER, ("*.py", "*.toml"))
@@ -76,8 +78,6 @@ def ensure_converted() -> Path:
     stamp = PORTED / ".key"
     with _Lock(PORTED.parent / "ported.lock"):
         if not (stamp.exists() and stamp.read_text() == key):
-            from porter import convert_path
-
             tmp = PORTED.parent / f"ported.tmp-{os.getpid()}"
             shutil.rmtree(tmp, ignore_errors=True)
             report = convert_path(SOURCE, tmp / PACKAGE)
@@ -148,8 +148,6 @@ def run_parity_spec(spec: Path, tmp_path: Path) -> str:
     """Run ``jtport parity SPEC`` as users run it (a process of its own) with the torch side
     from this checkout and the Jittor side from ``build/ported``; assert every check passed
     (forward, gradients, optimizer steps) and return its output."""
-    from porter.prove.processes import run_module
-
     proc = run_module("porter.cli", ["parity", spec, "--out", tmp_path / "out", "--torch-root", ROOT,
                                      "--jittor-root", PORTED], ROOT, tmp_path, timeout=1800)
     out = proc.stdout

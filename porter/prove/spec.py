@@ -57,12 +57,15 @@ argument (``"@net:vgg"``); ``--checkpoint PART=FILE``, repeated, does the same.
 """
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import math
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+
+from porter.prove.common import SeededStream
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -276,6 +279,7 @@ def convert_loss(spec: Spec, out: Path) -> Path:
     """Convert the spec's loss module with jtport's converter into ``out`` (a folder that then
     holds it under the same module path); returns ``out``.  A file the converter cannot parse is
     a SpecError naming it."""
+    # lazy: the converter (libcst) is the Jittor side's; the torch side imports this module without it
     from porter.convert.pipeline import convert_source
 
     src = loss_module_file(spec)
@@ -361,8 +365,6 @@ def with_roots(spec: Spec, torch_root: Optional[Path] = None, jittor_root: Optio
     ``--checkpoint``: a shipped spec run against the user's own clone and weights).
     ``checkpoint`` is a file for the whole model, or ``--checkpoint`` values (``FILE`` or
     ``PART=FILE``, :func:`checkpoint_argument`); given, they replace all of the spec's."""
-    import dataclasses
-
     changes: Dict[str, Any] = {}
     if torch_root is not None:
         changes["torch_root"] = Path(torch_root).resolve()
@@ -449,7 +451,6 @@ def build(spec: Spec, side: str, default_forward: Callable,
         return model, forward
     if shared_random is None:
         raise SpecError(f"{spec.path}: shared_random needs the {side} side's random patcher")
-    from porter.prove.common import SeededStream
 
     def seeded(m: Any, inputs: Dict[str, Any]) -> Any:
         with shared_random(SeededStream(spec.seed + 7919)):

@@ -3,10 +3,10 @@
 """
 from __future__ import annotations
 
-
 import jittor as jt
 
 from ..ops import functional as F
+from ..ops.shape import unflatten
 from .module import Module
 
 __all__ = ["Unflatten", "PixelUnshuffle", "Fold", "Unfold", "channel_shuffle", "ChannelShuffle"]
@@ -20,7 +20,6 @@ class Unflatten(Module):
         self.dim, self.unflattened_size = dim, tuple(unflattened_size)
 
     def execute(self, input):
-        from ..ops.shape import unflatten
         return unflatten(input, self.dim, self.unflattened_size)
 
 
