@@ -19,10 +19,10 @@ from porter.prove.summary import summary
 pytestmark = pytest.mark.unfused  # see parity_tests/conftest.py
 
 HERE = Path(__file__).resolve().parent
-HARNESS = HERE.parent / "porter" / "parity"
+HARNESS = HERE.parent / "porter" / "prove"
 SUITE = "harness_selftest"
 TORCH_SIDE = TorchSide(HERE / "torch_side" / "harness_selftest.py", SUITE,
-                       (HARNESS / "torch_dump.py", HARNESS / "common.py"))
+                       (HARNESS / "torch_side" / "torch_dump.py", HARNESS / "common.py"))
 # Tiny float32 network, errors are at the float32 rounding level (~1e-7 relative per op);
 # 1e-5 relative leaves margin for a few ops and a 2-step SGD trajectory.
 RTOL, ATOL = 1e-5, 1e-6

@@ -21,7 +21,7 @@ from porter.prove.ported import PORTED, import_ported
 pytestmark = pytest.mark.unfused  # see parity_tests/conftest.py
 
 TORCH_SIDE = TorchSide(ROOT / "parity_tests" / "torch_side" / "hisd_checkpoint.py", "hisd_checkpoint",
-                       (ROOT / "models_ref" / "hisd", ROOT / "porter" / "parity" / "torch_dump.py"))
+                       (ROOT / "models_ref" / "hisd", ROOT / "porter" / "prove" / "torch_side" / "torch_dump.py"))
 GEN_FILE = "gen_00000002.pt"
 
 #: models_ref.hisd.configs.tiny_config's networks: what HiSD_Trainer built the file with.

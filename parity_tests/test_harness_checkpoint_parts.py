@@ -22,7 +22,7 @@ from porter.prove.ported import PORTED, import_ported
 pytestmark = pytest.mark.unfused  # see parity_tests/conftest.py
 
 TORCH_SIDE = TorchSide(ROOT / "parity_tests" / "torch_side" / "mccnet_checkpoint.py", "mccnet_checkpoint",
-                       (ROOT / "models_ref" / "mccnet", ROOT / "porter" / "parity" / "torch_dump.py"))
+                       (ROOT / "models_ref" / "mccnet", ROOT / "porter" / "prove" / "torch_side" / "torch_dump.py"))
 NET = "models_ref.mccnet.net"
 
 SPEC = f'''

@@ -23,8 +23,8 @@ pytestmark = pytest.mark.unfused  # see parity_tests/conftest.py
 
 SUITE = "hisd"
 TORCH_SIDE = TorchSide(ROOT / "parity_tests" / "torch_side" / "hisd.py", SUITE,
-                       (ROOT / "models_ref" / "hisd", ROOT / "porter" / "parity" / "torch_dump.py",
-                        ROOT / "porter" / "parity" / "common.py"))
+                       (ROOT / "models_ref" / "hisd", ROOT / "porter" / "prove" / "torch_side" / "torch_dump.py",
+                        ROOT / "porter" / "prove" / "common.py"))
 
 # float32 through the deepest sub-network (~10 convolutions and norms): ~1e-5 relative per layer.
 FWD_RTOL, FWD_ATOL = 1e-4, 1e-6

@@ -33,8 +33,8 @@ from parity_tests.torch_side.mccnet_data import make_folder
 SUITE = "mccnet"
 LOAD_SIDE = ROOT / "parity_tests" / "torch_side" / "mccnet_load.py"
 TORCH_SIDE = TorchSide(ROOT / "parity_tests" / "torch_side" / "mccnet.py", SUITE,
-                       (ROOT / "models_ref" / "mccnet", ROOT / "porter" / "parity" / "torch_dump.py",
-                        ROOT / "porter" / "parity" / "common.py",
+                       (ROOT / "models_ref" / "mccnet", ROOT / "porter" / "prove" / "torch_side" / "torch_dump.py",
+                        ROOT / "porter" / "prove" / "common.py",
                         ROOT / "parity_tests" / "torch_side" / "mccnet_data.py"))
 ENCODER_STAGES = ["enc_1", "enc_2", "enc_3", "enc_4", "enc_5"]
 

@@ -36,8 +36,8 @@ GRAD = dict(rtol=1e-4, atol=1e-6)
 
 
 TORCH_SIDE = TorchSide(HERE / "torch_side" / "stylegan2.py", SUITE,
-                       (ROOT / "models_ref" / "stylegan2", ROOT / "porter" / "parity" / "torch_dump.py",
-                        ROOT / "porter" / "parity" / "common.py", HERE / "torch_side" / "stylegan2_config.py"))
+                       (ROOT / "models_ref" / "stylegan2", ROOT / "porter" / "prove" / "torch_side" / "torch_dump.py",
+                        ROOT / "porter" / "prove" / "common.py", HERE / "torch_side" / "stylegan2_config.py"))
 
 
 @pytest.fixture(scope="module")
