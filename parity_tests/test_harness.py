@@ -12,7 +12,9 @@ from jittor import nn
 
 from porter.prove import results
 from porter.prove.background import Background, marked_jobs
-from porter.prove.model import ActivationTap, ModelParity, Reference, load_weights
+from porter.prove.divergence import ActivationTap
+from porter.prove.model import ModelParity
+from porter.prove.reference import Reference, load_weights
 from porter.prove.torchside import TorchSide
 from porter.prove.summary import summary
 

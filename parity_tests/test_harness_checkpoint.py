@@ -87,7 +87,7 @@ def test_upstream_checkpoint_loads_and_matches(tmp_path):
     weights are the file's gen_test (not gen, not the seeded build), and its outputs differ from
     the seeded build's: the checkpoint is what ran."""
     from porter.prove.command import _torch_side
-    from porter.prove.model import Reference
+    from porter.prove.reference import Reference
     from porter.prove.workspace import default_torch_python
 
     ckpt = TORCH_SIDE.run() / GEN_FILE

@@ -14,8 +14,9 @@ import pytest
 import jittor as jt
 
 from porter.prove.common import Comparison, compare
-from porter.prove.model import (ModelParity, Reference, compare_sets, load_weights,
-                                        make_row, require, to_numpy, to_var)
+from porter.prove.model import ModelParity
+from porter.prove.reference import Reference, load_weights, to_numpy, to_var
+from porter.prove.tolerance import compare_sets, make_row, require
 from porter.prove.ported import import_ported
 from porter.prove.torchside import ROOT, TorchSide
 

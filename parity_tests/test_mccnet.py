@@ -22,7 +22,9 @@ import pytest
 import shims
 
 from porter.prove.common import compare
-from porter.prove.model import ModelParity, Reference, compare_sets, make_row, require, to_numpy, to_var
+from porter.prove.model import ModelParity
+from porter.prove.reference import Reference, to_numpy, to_var
+from porter.prove.tolerance import compare_sets, make_row, require
 from porter.prove.ported import import_ported
 from porter.prove.background import Background
 from porter.prove.processes import run_module

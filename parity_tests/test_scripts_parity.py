@@ -37,7 +37,7 @@ import shims
 from porter import convert_path
 from parity_tests.conftest import FUSE_ENV
 from parity_tests.run import jittor_env
-from porter.prove.model import ROUNDING_FACTOR
+from porter.prove.tolerance import ROUNDING_FACTOR
 from porter.prove.processes import run_tracked
 from porter.prove.results import Row, record
 from porter.prove.torchside import TorchSide

@@ -20,8 +20,10 @@ import pytest
 import jittor as jt
 
 from porter.prove.common import SeededStream, compare
-from porter.prove.model import (ModelParity, Reference, compare_sets, load_weights, make_row,
-                                        patched_randn, require)
+from porter.prove.model import ModelParity
+from porter.prove.random_patches import patched_randn
+from porter.prove.reference import Reference, load_weights
+from porter.prove.tolerance import compare_sets, make_row, require
 from porter.prove.ported import import_ported
 from porter.prove.torchside import TorchSide
 from parity_tests.torch_side import stylegan2_config as cfg

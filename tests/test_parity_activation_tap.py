@@ -9,7 +9,7 @@ import shims
 import jittor as jt
 from jittor import nn
 from porter.prove.common import ROOT_NAME
-from porter.prove.model import ActivationTap
+from porter.prove.divergence import ActivationTap
 
 
 class SkipBlock(shims.nn.Module):

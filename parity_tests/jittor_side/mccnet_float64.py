@@ -19,7 +19,8 @@ import numpy as np
 import shims  # noqa: F401  (Jittor's settings for this machine, before Jittor is imported)
 import jittor as jt
 
-from porter.prove.model import Reference, in_float64, load_weights, make_optimizer, to_numpy
+from porter.prove.model import make_optimizer
+from porter.prove.reference import Reference, in_float64, load_weights, to_numpy
 from porter.prove.ported import import_ported
 
 

@@ -158,7 +158,8 @@ def check_port(spec: Spec, model: Any, reference: Path, results: Path) -> Tuple[
     reference's ``param/``): exact for float32 data.  Returns the ``checkpoint`` row and the
     port's weights (numpy, by name) for the later checks; None weights when the load failed."""
     # lazy: the Jittor side's (model imports Jittor); this module is imported by both interpreters
-    from porter.prove.model import Reference, compare_sets, make_row, to_numpy
+    from porter.prove.reference import Reference, to_numpy
+    from porter.prove.tolerance import compare_sets, make_row
     from porter.prove.results import Row, record
 
     suite = spec.name

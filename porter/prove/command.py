@@ -144,7 +144,8 @@ def main(argv: List[str]) -> int:
     # Jittor side pays it
     import shims  # noqa: F401  (applies the Jittor environment before jittor is imported)
 
-    from .model import ModelParity, default_forward, shared_random
+    from .model import ModelParity, default_forward
+    from .random_patches import shared_random
 
     try:
         converted_loss = specmod.convert_loss(spec, out / "loss_jittor") if spec.loss else None

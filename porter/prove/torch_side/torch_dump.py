@@ -373,7 +373,7 @@ def deterministic(seed: int) -> None:
 def shared_random(stream: common.SeededStream):
     """Within the block, every random draw a forward pass can make (``torch.randn``,
     ``torch.rand``, ``nn.init.normal_/normal/uniform_/uniform``) comes from ``stream``, which
-    the Jittor side replays with ``model.shared_random``: MCCNet's ``Net.forward`` draws its
+    the Jittor side replays with ``random_patches.shared_random``: MCCNet's ``Net.forward`` draws its
     content noise with ``nn.init.normal``."""
     init = torch.nn.init
 
