@@ -1,4 +1,4 @@
-"""Parity of ``shims.optim.extra`` (Adadelta, Adagrad, Adamax, NAdam, RAdam, ASGD, Rprop) and of
+"""Parity of ``shims.optim``'s optimizer families (Adadelta, Adagrad, Adamax, NAdam, RAdam, ASGD, Rprop) and of
 the newer options of the existing optimizers with torch: parameters after every step, the
 optimizer state (``step``, buffers, and the float32 scalars NAdam/ASGD keep) in torch's
 ``state_dict`` layout, defaults, and a **torch** checkpoint of the optimizer (``torch.save`` of

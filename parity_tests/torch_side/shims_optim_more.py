@@ -1,4 +1,4 @@
-"""Torch side of ``parity_tests/test_shims_optim_more.py``: the optimizers of ``shims.optim.extra``.
+"""Torch side of ``parity_tests/test_shims_optim_more.py``: the optimizers of ``shims.optim``'s optimizer families.
 
 The least-squares problem of ``shims_optim.py`` (W: 3x5, b: 3); per configuration, one and two
 param groups: the parameters after every step, the ``state_dict`` after STEPS steps (state and

@@ -1,4 +1,4 @@
-"""Configurations of the optimizers in ``shims.optim.extra`` that both sides of
+"""Configurations of the optimizers in ``shims.optim``'s optimizer families that both sides of
 ``parity_tests/test_shims_optim_more.py`` run (no torch, no jittor)."""
 
 CONFIGS = {
