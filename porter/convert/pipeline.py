@@ -11,7 +11,7 @@ import libcst as cst
 
 from .context import FileContext
 from .imports import rewrite_imports
-from .leftovers import run_rules
+from .driver import run_rules
 from ..mapping import MappingTable, default_table
 from .names import resolve
 from .report import FileReport, Finding
