@@ -16,13 +16,13 @@ import pytest
 import shims
 import jittor as jt
 from porter.prove.torchside import TorchSide
-from parity_tests.torch_side.shims_optim_more_cases import CONFIGS, RESUME, STEPS
+from parity_tests.torch_side.shims_optim_families_cases import CONFIGS, RESUME, STEPS
 
 pytestmark = pytest.mark.unfused  # see parity_tests/conftest.py
 
 ROOT = Path(__file__).resolve().parents[1]
-TORCH_SIDE = TorchSide(ROOT / "parity_tests" / "torch_side" / "shims_optim_more.py", "shims_optim_more",
-                       (ROOT / "parity_tests" / "torch_side" / "shims_optim_more_cases.py",
+TORCH_SIDE = TorchSide(ROOT / "parity_tests" / "torch_side" / "shims_optim_families.py", "shims_optim_families",
+                       (ROOT / "parity_tests" / "torch_side" / "shims_optim_families_cases.py",
                         ROOT / "parity_tests" / "torch_side" / "shims_optim.py"))
 
 

@@ -1,4 +1,4 @@
-"""Torch side of ``parity_tests/test_shims_optim_more.py``: the optimizers of ``shims.optim``'s optimizer families.
+"""Torch side of ``parity_tests/test_shims_optim_families.py``: the optimizers of ``shims.optim``'s optimizer families.
 
 The least-squares problem of ``shims_optim.py`` (W: 3x5, b: 3); per configuration, one and two
 param groups: the parameters after every step, the ``state_dict`` after STEPS steps (state and
@@ -13,7 +13,7 @@ import numpy as np
 import torch
 
 from parity_tests.torch_side.shims_optim import problem
-from parity_tests.torch_side.shims_optim_more_cases import CONFIGS, RESUME, STEPS
+from parity_tests.torch_side.shims_optim_families_cases import CONFIGS, RESUME, STEPS
 
 
 def main():

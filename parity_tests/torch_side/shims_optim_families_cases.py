@@ -1,5 +1,5 @@
 """Configurations of the optimizers in ``shims.optim``'s optimizer families that both sides of
-``parity_tests/test_shims_optim_more.py`` run (no torch, no jittor)."""
+``parity_tests/test_shims_optim_families.py`` run (no torch, no jittor)."""
 
 CONFIGS = {
     "adadelta": ("Adadelta", dict(lr=1.0)),
