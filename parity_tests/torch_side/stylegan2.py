@@ -4,7 +4,7 @@ import torch
 
 from models_ref.stylegan2 import loss as sg_loss
 from models_ref.stylegan2 import networks, training
-from porter.prove import torch_dump
+from porter.prove.torch_side import torch_dump
 from porter.prove.common import SeededStream
 from parity_tests.torch_side import stylegan2_config as cfg
 
