@@ -24,6 +24,7 @@ The rules:
 """
 from __future__ import annotations
 
+import functools
 import re
 import sys
 from dataclasses import dataclass
@@ -294,8 +295,11 @@ def _stdlib(name: str) -> bool:
 
 # --- the tests ---------------------------------------------------------------------------------
 
-INDEX = module_index()
-ARROWS = arrows(INDEX)
+@functools.lru_cache(maxsize=None)
+def _tree() -> Tuple[Dict[str, Path], Tuple[Arrow, ...]]:
+    """The tree's modules and arrows, read once per session (on first use, not at collection)."""
+    index = module_index()
+    return index, tuple(arrows(index))
 
 
 def _show(bad: Sequence[object]) -> str:
@@ -303,6 +307,7 @@ def _show(bad: Sequence[object]) -> str:
 
 
 def test_the_graph_is_read():
+    ARROWS = _tree()[1]
     # the parser sees the arrows the house is built on (a broken reader would pass every rule)
     pairs = {(a.source, a.target) for a in ARROWS}
     assert ("porter.cli", "porter.convert.engine") in pairs
@@ -311,22 +316,26 @@ def test_the_graph_is_read():
 
 
 def test_arrows_run_down_only():
+    ARROWS = _tree()[1]
     bad = arrows_up(ARROWS)
     assert not bad, "imports back up (docs/ARCHITECTURE.md):\n" + _show(bad)
 
 
 def test_no_import_circles_in_porter_or_shims():
+    ARROWS = _tree()[1]
     found = cycles(ARROWS)
     assert not found, "import circles:\n" + "\n".join(" <-> ".join(c) for c in found)
 
 
 def test_leaves_import_the_standard_library_only():
+    ARROWS = _tree()[1]
     bad = [a for a in ARROWS if layer(a.source) == 0
            and not (_stdlib(a.target) or layer(a.target) == 0)]
     assert not bad, _show(bad)
 
 
 def test_torch_side_imports_torch_numpy_and_the_shared_prove_modules_only():
+    ARROWS = _tree()[1]
     allowed = ("numpy", "torch", "porter", TORCH_SIDE, *SHARED_WITH_TORCH)
     bad = [a for a in ARROWS if _within(a.source, (TORCH_SIDE,))
            and not (_stdlib(a.target) or _within(a.target, allowed))]
@@ -336,6 +345,7 @@ def test_torch_side_imports_torch_numpy_and_the_shared_prove_modules_only():
 
 
 def test_the_product_never_imports_the_suites_and_bench_only_the_product():
+    INDEX, ARROWS = _tree()
     product = [a for a in ARROWS if _within(a.source, ("porter", "shims")) and _outside(a, INDEX)
                and a.target in SUITES]
     bench = [a for a in ARROWS if _within(a.source, ("bench",)) and a.target in ("parity_tests", "tests")
@@ -344,11 +354,13 @@ def test_the_product_never_imports_the_suites_and_bench_only_the_product():
 
 
 def test_the_runtime_never_imports_torch():
+    ARROWS = _tree()[1]
     bad = [a for a in ARROWS if _within(a.source, ("shims",)) and a.target in ("torch", "torchvision")]
     assert not bad, _show(bad)
 
 
 def test_function_local_imports_say_why():
+    ARROWS = _tree()[1]
     bad = [a for a in ARROWS if a.local and not a.lazy and _within(a.source, ("porter", "shims"))]
     assert not bad, "imports inside functions need a `# lazy: why` comment:\n" + _show(bad)
 
