@@ -118,12 +118,13 @@ def test_make_venvs_goes_on_with_use_mkl_0_when_onednn_cannot_be_installed(tmp_p
     venvs are built (stamps newer than their inputs) and whose .venv python is a stand-in for
     `python -m porter.cli install-onednn` that fails (or succeeds) as the real one does."""
     shutil.copy(ROOT / "Makefile", tmp_path / "Makefile")
-    for name in ("pyproject.toml", "requirements-torch.txt"):
+    (tmp_path / "porter" / "machine").mkdir(parents=True)  # the settings leaf .venv's stamp depends on
+    for name in ("pyproject.toml", "requirements-torch.txt", "porter/machine/env.py"):
         (tmp_path / name).write_text("")
     (tmp_path / ".venv" / "bin").mkdir(parents=True)
     (tmp_path / ".venv-torch").mkdir()
     past = time.time() - 60
-    for name in ("pyproject.toml", "requirements-torch.txt"):
+    for name in ("pyproject.toml", "requirements-torch.txt", "porter/machine/env.py"):
         os.utime(tmp_path / name, (past, past))
     (tmp_path / ".venv" / ".installed").write_text("")
     (tmp_path / ".venv-torch" / ".installed").write_text("")
