@@ -1,18 +1,18 @@
 # jtport: two virtualenvs that never share a process.
 #   .venv        jittor + libcst + jtport (editable) + pytest + ruff: converter, shims, ported code
 #   .venv-torch  torch + torchvision + numpy: the torch references only
-# Jittor's import-time settings for this machine come from shims/env.py (one place).
+# Jittor's import-time settings for this machine come from porter/machine/env.py (one place).
 
 PY        ?= python3
 VENV      := .venv
 TVENV     := .venv-torch
 # deferred (=): decided when a recipe runs, after `venvs` may have installed oneDNN (use_mkl)
-JT_ENV     = $(shell $(PY) shims/env.py --exports)
+JT_ENV     = $(shell $(PY) -m porter.machine.env --exports)
 RUN        = env $(JT_ENV) PYTHONUNBUFFERED=1
 JTPY       = $(RUN) $(VENV)/bin/python
 JTPORT     = $(RUN) $(VENV)/bin/jtport
 PYTEST_ARGS ?=
-JT_VERSION = $(shell sed -n 's/^JITTOR_VERSION = "\(.*\)"/\1/p' shims/env.py)
+JT_VERSION = $(shell $(PY) -c 'from porter.machine.env import JITTOR_VERSION; print(JITTOR_VERSION)')
 
 .PHONY: all demo test unit lint parity docs bench doctor clean venvs mpi wheel-test
 
@@ -20,8 +20,8 @@ all: test
 
 # The two environments build side by side: Jittor's first-import compile (CPU) overlaps the
 # torch download (network).  Then oneDNN from PyPI into Jittor's cache (a no-op once there;
-# also in venvs built before it existed), which turns use_mkl on (shims/env.py).  Without it
-# (no index, another platform) shims/env.py keeps use_mkl=0: slower, but demo and test still run.
+# also in venvs built before it existed), which turns use_mkl on (porter/machine/env.py).  Without it
+# (no index, another platform) porter/machine/env.py keeps use_mkl=0: slower, but demo and test still run.
 venvs:
 	@$(MAKE) --no-print-directory -j2 --output-sync=target $(VENV)/.installed $(TVENV)/.installed
 	@$(VENV)/bin/python -m porter.cli install-onednn || echo "make venvs: oneDNN is not installed \
@@ -29,7 +29,7 @@ venvs:
 	than oneDNN's. To retry: $(VENV)/bin/jtport install-onednn [--wheels DIR]"
 
 # Jittor itself goes to one folder per Jittor and Python version outside the checkout
-# (shims/env.py --jittor-site), which .venv reads through a .pth file: Jittor keys its compile
+# (-m porter.machine.env --jittor-site), which .venv reads through a .pth file: Jittor keys its compile
 # cache on the path of its own files, so a Jittor inside .venv would recompile its core and every
 # kernel in each new checkout (CI's fresh clone included).  Installed into a temporary folder and
 # renamed, so two checkouts building at once do not mix.
@@ -38,7 +38,7 @@ $(VENV)/.installed: pyproject.toml
 	$(VENV)/bin/pip install -q --upgrade pip
 	$(VENV)/bin/pip install -q "jittor==$(JT_VERSION)" "pytest>=7" "ruff>=0.4"
 	$(VENV)/bin/pip uninstall -q -y jittor
-	@site=$$($(VENV)/bin/python shims/env.py --jittor-site); \
+	@site=$$($(VENV)/bin/python -m porter.machine.env --jittor-site); \
 	if [ ! -f "$$site/.complete" ]; then \
 	  tmp="$$site.tmp.$$$$"; rm -rf "$$tmp"; \
 	  $(VENV)/bin/pip install -q --no-deps --target "$$tmp" "jittor==$(JT_VERSION)" && touch "$$tmp/.complete" && \
@@ -102,7 +102,7 @@ parity: venvs
 	JTPORT_PARITY_FUSE=1 JTPORT_PARITY_FULL=1 $(JTPY) -m parity_tests.run
 
 docs: venvs
-	$(JTPY) -m porter.coverage_doc
+	$(JTPY) -m porter.prove.coverage_doc
 
 bench: venvs
 	$(JTPY) bench/run_all.py

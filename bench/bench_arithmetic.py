@@ -3,7 +3,7 @@
     PYTHONPATH=. .venv/bin/python bench/bench_arithmetic.py [--rounds 5]
 
 Jittor compiles its kernels with ``-Ofast`` unless ``cc_flags`` names an optimisation level;
-jtport sets ``cc_flags=-O2`` (``shims/env.py``) so that ``1/0`` is inf and ``2/1`` is 2, and
+jtport sets ``cc_flags=-O2`` (``porter/machine/env.py``) so that ``1/0`` is inf and ``2/1`` is 2, and
 ``JTPORT_FAST_MATH=1`` opts back into ``-Ofast``.  The setting is read when Jittor is imported,
 so each mode runs in a child process of its own (each with its own kernel cache); the children
 take turns, one round each, so a shared machine's load falls on both alike, and the ratio is of

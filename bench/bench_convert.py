@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from porter import convert_source  # noqa: E402
-from porter.engine import convert_path  # noqa: E402
+from porter.convert.engine import convert_path  # noqa: E402
 
 
 def bare(source: str) -> str:

@@ -1,6 +1,6 @@
 """The training step through the gradient store vs before it, and vs raw Jittor, in one run.
 
-    env $(python3 shims/env.py --exports) PYTHONPATH=. .venv/bin/python bench/bench_grad_store.py
+    env $(python3 -m porter.machine.env --exports) PYTHONPATH=. .venv/bin/python bench/bench_grad_store.py
 
 Times one Adam training step (forward, backward, update, ``jt.sync_all()``) of one model (each
 form has its own optimizer over the same parameters) on the same batch, in these forms:

@@ -2,7 +2,7 @@
 
 Run from the repository root in ``.venv`` with Jittor's settings (``make bench`` does both)::
 
-    env $(python3 shims/env.py --exports) PYTHONPATH=. .venv/bin/python bench/bench_hisd.py
+    env $(python3 -m porter.machine.env --exports) PYTHONPATH=. .venv/bin/python bench/bench_hisd.py
 
 In one run it times ``HiSD_Trainer.update`` (generator step with R1-free losses, discriminator
 step with R1, EMA into ``gen_test``) and the inference forward pass ``HiSD_Trainer.sample`` (the
@@ -30,8 +30,8 @@ sys.path.insert(0, str(ROOT))
 
 import shims  # noqa: E402,F401  (applies Jittor's settings before Jittor is imported)
 import jittor as jt  # noqa: E402
-from parity_tests.ported import import_ported  # noqa: E402
-from porter.parity.torchside import torch_python  # noqa: E402
+from porter.prove.ported import import_ported  # noqa: E402
+from porter.prove.torchside import torch_python  # noqa: E402
 
 TORCH_SIDE = ROOT / "parity_tests" / "torch_side" / "hisd_bench.py"
 RESULT = ROOT / "build" / "bench" / "hisd.json"

@@ -2,7 +2,7 @@
 
 Run from the repository root in ``.venv`` with Jittor's settings (``make bench`` does both)::
 
-    env $(python3 shims/env.py --exports) PYTHONPATH=. .venv/bin/python bench/bench_mccnet.py
+    env $(python3 -m porter.machine.env --exports) PYTHONPATH=. .venv/bin/python bench/bench_mccnet.py
 
 Times one training iteration's compute of the converted ``models_ref/mccnet`` ``Net``: the
 forward pass (six encoder passes, four decoder passes, upstream's six losses) at 256x256,
@@ -29,9 +29,9 @@ sys.path.insert(0, str(ROOT))
 import shims  # noqa: E402,F401  (applies Jittor's settings before Jittor is imported)
 import jittor as jt  # noqa: E402
 from bench.bench_hisd import torch_env  # noqa: E402
-from porter.parity.common import make_inputs  # noqa: E402
-from parity_tests.ported import import_ported  # noqa: E402
-from porter.parity.torchside import torch_python  # noqa: E402
+from porter.prove.common import make_inputs  # noqa: E402
+from porter.prove.ported import import_ported  # noqa: E402
+from porter.prove.torchside import torch_python  # noqa: E402
 
 TORCH_SIDE = ROOT / "parity_tests" / "torch_side" / "mccnet_bench.py"
 RESULT = ROOT / "build" / "bench" / "mccnet.json"

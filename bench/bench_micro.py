@@ -1,6 +1,6 @@
 """Convolution, VGG-19 and matmul: Jittor vs torch time, paired and interleaved, in one run.
 
-    env $(python3 shims/env.py --exports) PYTHONPATH=. .venv/bin/python bench/bench_micro.py
+    env $(python3 -m porter.machine.env --exports) PYTHONPATH=. .venv/bin/python bench/bench_micro.py
 
 Jittor runs here; torch runs in a ``.venv-torch`` child (this file with ``--torch-side``) that
 times one case per request.  Each round times a case on torch, then on Jittor, so a shared
@@ -131,7 +131,7 @@ class TorchChild:
     """The torch side, one request at a time."""
 
     def __init__(self):
-        from porter.parity.torchside import torch_python
+        from porter.prove.torchside import torch_python
 
         self.proc = subprocess.Popen([str(torch_python()), __file__, "--torch-side"], cwd=ROOT, text=True,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,

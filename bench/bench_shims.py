@@ -4,7 +4,7 @@ Prints one row per case: the median wall time of ``REPEATS`` runs (after a warm-
 compiles the kernels) for the shim and for Jittor's own call, and their ratio.  Layers are
 timed forward + backward (gradient w.r.t. the input); optimizers one ``step(loss)``; I/O one
 full load.  The native call is sometimes *wrong* (see docs in each shim); the comparison is
-about cost only.  Run: ``env $(python3 shims/env.py --exports) PYTHONPATH=. .venv/bin/python
+about cost only.  Run: ``env $(python3 -m porter.machine.env --exports) PYTHONPATH=. .venv/bin/python
 bench/bench_shims.py``.
 """
 from __future__ import annotations

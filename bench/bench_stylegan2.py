@@ -1,7 +1,8 @@
 """StyleGAN2: speed of the converted generator/discriminator vs the torch reference, and Jittor's
 live-variable count over a long training run.
 
-    env $(python3 shims/env.py --exports) .venv/bin/python bench/bench_stylegan2.py [--size paper256] [--iters 200]
+    env $(python3 -m porter.machine.env --exports) .venv/bin/python bench/bench_stylegan2.py \
+        [--size paper256] [--iters 200]
 
 1. Forward (no gradients) and forward + backward time of G and D (same sizes, same weights)
    under Jittor (the conversion of ``models_ref/stylegan2`` in ``build/ported``) and under torch
@@ -97,7 +98,7 @@ def jittor_side(size: dict) -> dict:
     """Forward and forward+backward seconds of the converted networks."""
     import jittor as jt
 
-    from parity_tests.ported import import_ported
+    from porter.prove.ported import import_ported
 
     networks = import_ported("models_ref.stylegan2.networks")
     jt.set_global_seed(0)
@@ -128,7 +129,7 @@ def lived_vars(iters: int) -> list:
     import jittor as jt
     import numpy as np
 
-    from parity_tests.ported import import_ported
+    from porter.prove.ported import import_ported
     from parity_tests.torch_side import stylegan2_config as cfg
 
     nets = import_ported("models_ref.stylegan2.networks")
@@ -168,7 +169,7 @@ def main() -> int:
         return 0
 
     import shims  # noqa: F401  (Jittor environment first)
-    from porter.parity.torchside import torch_python
+    from porter.prove.torchside import torch_python
 
     proc = subprocess.run([str(torch_python()), __file__, "--torch-side", "--size", args.size], cwd=ROOT,
                           capture_output=True, text=True, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})

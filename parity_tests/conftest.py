@@ -15,10 +15,10 @@
 * A test marked ``pytest.mark.parity_only`` runs only when ``JTPORT_PARITY_FULL=1`` (``make
   parity`` sets it): a strict xfail that re-measures a documented gap at minutes of kernel
   compilation on a cold cache, which ``make test`` skips with that reason.
-* Once collection ends, the torch sides (:class:`~porter.parity.torchside.TorchSide`)
+* Once collection ends, the torch sides (:class:`~porter.prove.torchside.TorchSide`)
   of the selected tests' modules start in the background, in collection order: on a fresh
   clone the torch references of the later suites are computed while the earlier suites run.
-  So do the :class:`~parity_tests.background.Background` jobs of the selected tests
+  So do the :class:`~porter.prove.background.Background` jobs of the selected tests
   marked ``pytest.mark.background(JOB)`` (MCCNet's float64 steps and training-script run):
   Jittor executes on one core, the other is free for them.
 """
@@ -26,9 +26,9 @@ import os
 
 import pytest
 
-from porter.parity import results
-from parity_tests.background import marked_jobs
-from porter.parity.torchside import declared_sides, prefetch
+from porter.prove import results
+from porter.prove.background import marked_jobs
+from porter.prove.torchside import declared_sides, prefetch
 
 
 FUSE_ENV = "JTPORT_PARITY_FUSE"

@@ -12,7 +12,7 @@ import sys
 import shims  # noqa: F401  (Jittor's settings for this machine, before Jittor is imported)
 import jittor as jt
 
-from parity_tests.ported import run_ported_main
+from porter.prove.ported import run_ported_main
 
 USAGE = "usage: python -m parity_tests.seeded_main SEED MODULE [ARGS ...]"
 

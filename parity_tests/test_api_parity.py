@@ -14,7 +14,7 @@ which runs used oneDNN, so both of Jittor's convolution paths are proven.
 Each case's outcome is kept in ``build/parity/api_case_results.json`` (keyed by case id and a
 hash of the case's definition, so a subset run adds to earlier ones); at the end of a session
 the per-row outcome of every row whose cases all have an outcome is written to
-``docs/api_parity_results.json`` (the input of ``python -m porter.coverage_doc``).  Each case's
+``docs/api_parity_results.json`` (the input of ``python -m porter.prove.coverage_doc``).  Each case's
 result also goes to ``build/parity/results/api.json`` for ``make parity``'s summary.
 """
 from __future__ import annotations
@@ -30,8 +30,8 @@ from parity_tests.api.case import all_cases
 # TORCH_SIDE: a module-level TorchSide, which conftest.py prefetches once collection ends
 from parity_tests.api.runner import TORCH_SIDE, CaseRunner, ResultStore, isfinite_or_none, row_outcomes  # noqa: F401
 from parity_tests.api.onednn_probe import run_profiled
-from porter.parity import results
-from porter.parity.processes import run_tracked
+from porter.prove import results
+from porter.prove.processes import run_tracked
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC_RESULTS = ROOT / "docs" / "api_parity_results.json"

@@ -19,8 +19,8 @@ import shims
 import jittor as jt
 from porter import convert_path
 from parity_tests.distributed.distributed_cases import shard_table
-from porter.parity.processes import run_tracked
-from porter.parity.torchside import TorchSide
+from porter.prove.processes import run_tracked
+from porter.prove.torchside import TorchSide
 from shims import distributed as dist
 from shims.data import DistributedSampler
 

@@ -10,19 +10,21 @@ import pytest
 import jittor as jt
 from jittor import nn
 
-from porter.parity import results
-from parity_tests.background import Background, marked_jobs
-from porter.parity.model import ActivationTap, ModelParity, Reference, load_weights
-from porter.parity.torchside import TorchSide
-from parity_tests.run import summary
+from porter.prove import results
+from porter.prove.background import Background, marked_jobs
+from porter.prove.divergence import ActivationTap
+from porter.prove.model import ModelParity
+from porter.prove.reference import Reference, load_weights
+from porter.prove.torchside import TorchSide
+from porter.prove.summary import summary
 
 pytestmark = pytest.mark.unfused  # see parity_tests/conftest.py
 
 HERE = Path(__file__).resolve().parent
-HARNESS = HERE.parent / "porter" / "parity"
+HARNESS = HERE.parent / "porter" / "prove"
 SUITE = "harness_selftest"
 TORCH_SIDE = TorchSide(HERE / "torch_side" / "harness_selftest.py", SUITE,
-                       (HARNESS / "torch_dump.py", HARNESS / "common.py"))
+                       (HARNESS / "torch_side" / "torch_dump.py", HARNESS / "common.py"))
 # Tiny float32 network, errors are at the float32 rounding level (~1e-7 relative per op);
 # 1e-5 relative leaves margin for a few ops and a 2-step SGD trajectory.
 RTOL, ATOL = 1e-5, 1e-6
@@ -156,7 +158,7 @@ def test_summary_lists_failures_with_first_diverging(tmp_path):
 
 
 def test_ported_package_comes_from_the_conversion():
-    from parity_tests.ported import PORTED, conversion_report, import_ported
+    from porter.prove.ported import PORTED, conversion_report, import_ported
 
     pkg = import_ported("models_ref")
     assert Path(pkg.__file__).resolve().is_relative_to(PORTED)
@@ -175,7 +177,7 @@ def test_xfailed_tests_rows_are_relabelled(tmp_path):
 
 
 def test_ported_main_runs_only_converted_modules():
-    from parity_tests.ported import run_ported_main
+    from porter.prove.ported import run_ported_main
 
     with pytest.raises(ValueError, match="not inside models_ref"):
         run_ported_main("json.tool", [])
@@ -223,7 +225,7 @@ def test_tracked_child_is_stopped_at_its_timeout_without_taking_jittor_down(tmp_
     import subprocess
     import sys
 
-    from porter.parity import processes
+    from porter.prove import processes
 
     sleeper = [sys.executable, "-c", "import time; time.sleep(60)"]
     with pytest.raises(subprocess.TimeoutExpired):

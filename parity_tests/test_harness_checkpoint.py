@@ -12,16 +12,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from porter.parity import checkpoint
-from porter.parity.processes import run_module
-from porter.parity.spec import SpecError, load_spec
-from porter.parity.torchside import ROOT, TorchSide
-from parity_tests.ported import PORTED, import_ported
+from porter.prove import checkpoint
+from porter.prove.processes import run_module
+from porter.prove.spec import SpecError, load_spec
+from porter.prove.torchside import ROOT, TorchSide
+from porter.prove.ported import PORTED, import_ported
 
 pytestmark = pytest.mark.unfused  # see parity_tests/conftest.py
 
 TORCH_SIDE = TorchSide(ROOT / "parity_tests" / "torch_side" / "hisd_checkpoint.py", "hisd_checkpoint",
-                       (ROOT / "models_ref" / "hisd", ROOT / "porter" / "parity" / "torch_dump.py"))
+                       (ROOT / "models_ref" / "hisd", ROOT / "porter" / "prove" / "torch_side" / "torch_dump.py"))
 GEN_FILE = "gen_00000002.pt"
 
 #: models_ref.hisd.configs.tiny_config's networks: what HiSD_Trainer built the file with.
@@ -86,9 +86,9 @@ def test_upstream_checkpoint_loads_and_matches(tmp_path):
     checkpoint row matches exactly, then forward, gradients and a step pass.  The torch side's
     weights are the file's gen_test (not gen, not the seeded build), and its outputs differ from
     the seeded build's: the checkpoint is what ran."""
-    from porter.parity_cmd import _torch_side
-    from porter.parity.model import Reference
-    from porter.parity.workspace import default_torch_python
+    from porter.prove.command import _torch_side
+    from porter.prove.reference import Reference
+    from porter.prove.workspace import default_torch_python
 
     ckpt = TORCH_SIDE.run() / GEN_FILE
     spec = write_spec(tmp_path, "hisd_ckpt", 'checkpoint_key = "gen_test"')
@@ -144,8 +144,8 @@ def test_port_that_does_not_fit_the_file_fails_naming_keys(tmp_path):
     spec = load_spec(write_spec(tmp_path, "hisd_three", f'checkpoint = "{TORCH_SIDE.run() / GEN_FILE}"\n'
                                 'checkpoint_key = "gen_test"', tags=third))
     import shims  # noqa: F401  (the Jittor environment before jittor)
-    from porter.parity.model import default_forward
-    from porter.parity.spec import build
+    from porter.prove.model import default_forward
+    from porter.prove.spec import build
 
     model, _ = build(spec, "jittor", default_forward)
     row, weights = checkpoint.check_port(spec, model, tmp_path / "unused.npz", tmp_path / "results")

@@ -13,16 +13,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from porter.parity import checkpoint
-from porter.parity.processes import run_module
-from porter.parity.spec import SpecError, load_spec, with_roots
-from porter.parity.torchside import ROOT, TorchSide
-from parity_tests.ported import PORTED, import_ported
+from porter.prove import checkpoint
+from porter.prove.processes import run_module
+from porter.prove.spec import SpecError, load_spec, with_roots
+from porter.prove.torchside import ROOT, TorchSide
+from porter.prove.ported import PORTED, import_ported
 
 pytestmark = pytest.mark.unfused  # see parity_tests/conftest.py
 
 TORCH_SIDE = TorchSide(ROOT / "parity_tests" / "torch_side" / "mccnet_checkpoint.py", "mccnet_checkpoint",
-                       (ROOT / "models_ref" / "mccnet", ROOT / "porter" / "parity" / "torch_dump.py"))
+                       (ROOT / "models_ref" / "mccnet", ROOT / "porter" / "prove" / "torch_side" / "torch_dump.py"))
 NET = "models_ref.mccnet.net"
 
 SPEC = f'''
@@ -62,7 +62,7 @@ def test_each_part_loads_its_file_and_the_port_matches(tmp_path):
     names each file with its part; torch's weights are the files' (the encoders' too, cut from
     the VGG the file loaded into), not the seeded build's."""
     import shims
-    from porter.parity.model import Reference
+    from porter.prove.reference import Reference
 
     spec = write_spec(tmp_path, "mcc_parts")
     args = [a for part, f in files().items() for a in ("--checkpoint", f"{part}={f}")]
@@ -88,8 +88,9 @@ def test_a_file_in_the_wrong_part_fails_naming_it(tmp_path):
     """The decoder's file given for the MCC module: the checkpoint row fails, naming the file,
     its part and the keys that do not fit."""
     import shims  # noqa: F401  (the Jittor environment before jittor)
-    from porter.parity.model import default_forward, shared_random
-    from porter.parity.spec import build
+    from porter.prove.model import default_forward
+    from porter.prove.random_patches import shared_random
+    from porter.prove.spec import build
 
     spec = with_roots(load_spec(write_spec(tmp_path, "mcc_swapped")),
                       checkpoint=[f"mcc_module={files()['decoder']}"])
@@ -103,8 +104,9 @@ def test_a_file_in_the_wrong_part_fails_naming_it(tmp_path):
 def test_a_part_the_model_lacks_is_one_clear_error(tmp_path):
     """A part that is no submodule of the built model: a SpecError naming the spec and the part."""
     import shims  # noqa: F401
-    from porter.parity.model import default_forward, shared_random
-    from porter.parity.spec import build
+    from porter.prove.model import default_forward
+    from porter.prove.random_patches import shared_random
+    from porter.prove.spec import build
 
     spec = load_spec(write_spec(tmp_path, "mcc_typo", f'checkpoint = {{ decodr = "{files()["decoder"]}" }}'))
     model, _ = build(spec, "jittor", default_forward, shared_random)

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from porter import convert_path
-from porter.parity.spec import SpecError, load_spec
-from porter.parity_cmd import main
+from porter.prove.spec import SpecError, load_spec
+from porter.prove.command import main
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -104,7 +104,7 @@ def test_second_order_term_is_what_is_compared(project, capsys):
     assert main([str(spec), "--out", str(project / "out_swap")]) == 0
     capsys.readouterr()
     # the cached torch reference stays (same key); the Jittor side now runs the detached term
-    import porter.parity_cmd as cmd
+    import porter.prove.command as cmd
 
     original = cmd._torch_side
     cmd._torch_side = lambda *a, **k: None
@@ -176,7 +176,7 @@ def test_loss_spec_errors_name_the_file(tmp_path):
     with pytest.raises(SpecError, match="loss must be 'module:callable'"):
         load_spec(bad)
     bad.write_text(base + 'loss = "absent:f"\n[inputs]\nx = [2]\n')
-    from porter.parity.spec import loss_module_file
+    from porter.prove.spec import loss_module_file
 
     with pytest.raises(SpecError, match=r"s\.toml: loss = 'absent:f': no .*absent\.py"):
         loss_module_file(load_spec(bad))
@@ -229,7 +229,7 @@ def test_r1_spec_on_stylegan2_reference_discriminator(tmp_path):
     """The shipped R1 spec's mechanism on models_ref's StyleGAN2 Discriminator (resnet blocks,
     minibatch-stddev, conditioning projection) and its conversion in build/ported, run as users
     run it (``jtport parity`` in a process of its own)."""
-    from parity_tests.ported import import_ported, run_parity_spec
+    from porter.prove.ported import import_ported, run_parity_spec
 
     import_ported("models_ref.stylegan2.networks")  # converts models_ref into build/ported
     (tmp_path / "r1loss.py").write_text(R1_REF)

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from porter import convert_path
-from porter.parity_cmd import main
-from porter.parity.spec import SpecError, load_spec
+from porter.prove.command import main
+from porter.prove.spec import SpecError, load_spec
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -153,7 +153,7 @@ def test_shipped_upstream_specs_load():
 def test_shipped_loss_modules_convert_whole():
     """Every loss module a shipped spec names converts with nothing left unconverted: no
     ``# jtport: JT`` marker, no torch import (its conversion is what the Jittor side runs)."""
-    from porter.pipeline import convert_source
+    from porter.convert.pipeline import convert_source
 
     losses = {load_spec(path).loss.split(":")[0] for path in (ROOT / "examples" / "upstream").glob("*.toml")
               if load_spec(path).loss}
@@ -172,7 +172,7 @@ def test_float64_judge_on_mccnet_reference(tmp_path, capsys):
     process of its own: it computes float64 before anything float32 (see
     ``ModelParity.float64_run``), which a pytest process that already ran float32 backward
     passes cannot promise."""
-    from parity_tests.ported import import_ported, run_parity_spec
+    from porter.prove.ported import import_ported, run_parity_spec
 
     import_ported("models_ref.mccnet.net")  # converts models_ref into build/ported
     text = (ROOT / "examples" / "upstream" / "mccnet.toml").read_text()

@@ -13,18 +13,19 @@ import pytest
 
 import jittor as jt
 
-from porter.parity.common import Comparison, compare
-from porter.parity.model import (ModelParity, Reference, compare_sets, load_weights,
-                                        make_row, require, to_numpy, to_var)
-from parity_tests.ported import import_ported
-from porter.parity.torchside import ROOT, TorchSide
+from porter.prove.common import Comparison, compare
+from porter.prove.model import ModelParity
+from porter.prove.reference import Reference, load_weights, to_numpy, to_var
+from porter.prove.tolerance import compare_sets, make_row, require
+from porter.prove.ported import import_ported
+from porter.prove.torchside import ROOT, TorchSide
 
 pytestmark = pytest.mark.unfused  # see parity_tests/conftest.py
 
 SUITE = "hisd"
 TORCH_SIDE = TorchSide(ROOT / "parity_tests" / "torch_side" / "hisd.py", SUITE,
-                       (ROOT / "models_ref" / "hisd", ROOT / "porter" / "parity" / "torch_dump.py",
-                        ROOT / "porter" / "parity" / "common.py"))
+                       (ROOT / "models_ref" / "hisd", ROOT / "porter" / "prove" / "torch_side" / "torch_dump.py",
+                        ROOT / "porter" / "prove" / "common.py"))
 
 # float32 through the deepest sub-network (~10 convolutions and norms): ~1e-5 relative per layer.
 FWD_RTOL, FWD_ATOL = 1e-4, 1e-6

@@ -17,8 +17,8 @@ import pytest
 import jittor as jt
 import shims
 
-from parity_tests.ported import import_ported
-from porter.parity.torchside import ROOT
+from porter.prove.ported import import_ported
+from porter.prove.torchside import ROOT
 
 pytestmark = pytest.mark.unfused  # see parity_tests/conftest.py
 
@@ -53,7 +53,7 @@ def test_graph_stays_flat_over_200_iterations():
 _LOG_PROBE = """
 import warnings
 import jittor as jt
-from parity_tests.ported import import_ported
+from porter.prove.ported import import_ported
 configs = import_ported("models_ref.hisd.configs")
 hisd = import_ported("models_ref.hisd.trainer")
 cfg = configs.micro_config()

@@ -21,20 +21,22 @@ import pytest
 
 import shims
 
-from porter.parity.common import compare
-from porter.parity.model import ModelParity, Reference, compare_sets, make_row, require, to_numpy, to_var
-from parity_tests.ported import import_ported
-from parity_tests.background import Background
-from porter.parity.processes import run_module
-from porter.parity.torchside import BUILD, ROOT, TorchSide, output_lock, run_torch
+from porter.prove.common import compare
+from porter.prove.model import ModelParity
+from porter.prove.reference import Reference, to_numpy, to_var
+from porter.prove.tolerance import compare_sets, make_row, require
+from porter.prove.ported import import_ported
+from porter.prove.background import Background
+from porter.prove.processes import run_module
+from porter.prove.torchside import BUILD, ROOT, TorchSide, output_lock, run_torch
 from parity_tests.jittor_side.mccnet_float64 import weighted_loss
 from parity_tests.torch_side.mccnet_data import make_folder
 
 SUITE = "mccnet"
 LOAD_SIDE = ROOT / "parity_tests" / "torch_side" / "mccnet_load.py"
 TORCH_SIDE = TorchSide(ROOT / "parity_tests" / "torch_side" / "mccnet.py", SUITE,
-                       (ROOT / "models_ref" / "mccnet", ROOT / "porter" / "parity" / "torch_dump.py",
-                        ROOT / "porter" / "parity" / "common.py",
+                       (ROOT / "models_ref" / "mccnet", ROOT / "porter" / "prove" / "torch_side" / "torch_dump.py",
+                        ROOT / "porter" / "prove" / "common.py",
                         ROOT / "parity_tests" / "torch_side" / "mccnet_data.py"))
 ENCODER_STAGES = ["enc_1", "enc_2", "enc_3", "enc_4", "enc_5"]
 

@@ -15,7 +15,7 @@ import textwrap
 import numpy as np
 
 from porter import convert_path
-from porter.parity.torchside import torch_python
+from porter.prove.torchside import torch_python
 
 PERSISTENCE = textwrap.dedent('''
     """Objects that pickle with the source of their class's module (a loader execs it)."""

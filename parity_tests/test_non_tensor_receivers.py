@@ -14,7 +14,7 @@ import pytest
 
 import shims  # noqa: F401  (Jittor's settings before anything imports Jittor)
 from porter import convert_path
-from porter.parity.torchside import TorchSide
+from porter.prove.torchside import TorchSide
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "parity_tests" / "corpus" / "non_tensor_idioms.py"

@@ -22,7 +22,7 @@ import shims  # noqa: F401  (Jittor's settings first)
 from shims import random_torch as rt
 from shims.data import DataLoader, RandomSampler, SubsetRandomSampler
 from parity_tests.torch_side import random_torch_cases as cases
-from porter.parity.torchside import TorchSide
+from porter.prove.torchside import TorchSide
 
 pytestmark = pytest.mark.unfused  # see parity_tests/conftest.py
 

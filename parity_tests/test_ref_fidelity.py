@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from porter.parity.torchside import TorchSide
+from porter.prove.torchside import TorchSide
 
 HERE = Path(__file__).resolve().parent
 SHAPES = TorchSide(HERE / "torch_side" / "state_shapes.py", "ref_state_shapes",

@@ -22,7 +22,7 @@ import pytest
 import jittor as jt
 
 from porter import convert_source
-from porter.parity.torchside import TorchSide
+from porter.prove.torchside import TorchSide
 
 pytestmark = pytest.mark.unfused  # see parity_tests/conftest.py
 

@@ -37,10 +37,10 @@ import shims
 from porter import convert_path
 from parity_tests.conftest import FUSE_ENV
 from parity_tests.run import jittor_env
-from porter.parity.model import ROUNDING_FACTOR
-from porter.parity.processes import run_tracked
-from porter.parity.results import Row, record
-from porter.parity.torchside import TorchSide
+from porter.prove.tolerance import ROUNDING_FACTOR
+from porter.prove.processes import run_tracked
+from porter.prove.results import Row, record
+from porter.prove.torchside import TorchSide
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = ROOT / "parity_tests" / "scripts"

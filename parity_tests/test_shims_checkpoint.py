@@ -14,7 +14,7 @@ import pytest
 
 import shims
 import jittor as jt
-from porter.parity.torchside import TorchSide, run_torch
+from porter.prove.torchside import TorchSide, run_torch
 
 pytestmark = pytest.mark.unfused  # see parity_tests/conftest.py
 
@@ -144,7 +144,7 @@ def test_whole_model_refused_by_default_with_a_way_out(ref):
 def test_whole_model_rebuilt_from_the_converted_class(ref, tmp_path, monkeypatch):
     """weights_only=False: the converted TinyNet is imported by the pickle's class path,
     constructed, given torch's weights and buffers, and computes torch's output."""
-    from porter.engine import convert_path
+    from porter.convert.engine import convert_path
     convert_path(TINY_NET, tmp_path / "ckpt_tiny_net.py")
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.delitem(sys.modules, "ckpt_tiny_net", raising=False)

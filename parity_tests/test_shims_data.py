@@ -13,7 +13,7 @@ import shims  # noqa: F401  (Jittor's settings, before Jittor is imported)
 import jittor as jt
 from shims.data import BatchSampler, DataLoader, IterableDataset, Sampler
 from parity_tests.torch_side import shims_data_cases as cases
-from porter.parity.torchside import TorchSide
+from porter.prove.torchside import TorchSide
 
 pytestmark = pytest.mark.unfused  # see parity_tests/conftest.py
 

@@ -8,7 +8,7 @@ import shims
 import jittor as jt
 from jittor import nn as jnn
 from shims import nn
-from porter.parity.torchside import TorchSide
+from porter.prove.torchside import TorchSide
 
 pytestmark = pytest.mark.unfused  # see parity_tests/conftest.py
 

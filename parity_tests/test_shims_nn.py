@@ -14,7 +14,7 @@ import shims  # noqa: F401  (Jittor settings before jittor is imported)
 import jittor as jt
 from jittor import nn as jnn
 from shims import nn
-from porter.parity.torchside import TorchSide
+from porter.prove.torchside import TorchSide
 
 pytestmark = pytest.mark.unfused  # see parity_tests/conftest.py
 

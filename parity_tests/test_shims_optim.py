@@ -13,7 +13,7 @@ import pytest
 import shims
 import jittor as jt
 from shims.optim import lr_scheduler
-from porter.parity.torchside import TorchSide
+from porter.prove.torchside import TorchSide
 from parity_tests.torch_side.shims_optim_cases import CONFIGS
 
 pytestmark = pytest.mark.unfused  # see parity_tests/conftest.py

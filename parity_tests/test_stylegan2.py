@@ -19,11 +19,13 @@ import pytest
 
 import jittor as jt
 
-from porter.parity.common import SeededStream, compare
-from porter.parity.model import (ModelParity, Reference, compare_sets, load_weights, make_row,
-                                        patched_randn, require)
-from parity_tests.ported import import_ported
-from porter.parity.torchside import TorchSide
+from porter.prove.common import SeededStream, compare
+from porter.prove.model import ModelParity
+from porter.prove.random_patches import patched_randn
+from porter.prove.reference import Reference, load_weights
+from porter.prove.tolerance import compare_sets, make_row, require
+from porter.prove.ported import import_ported
+from porter.prove.torchside import TorchSide
 from parity_tests.torch_side import stylegan2_config as cfg
 
 pytestmark = pytest.mark.unfused  # see parity_tests/conftest.py
@@ -36,8 +38,8 @@ GRAD = dict(rtol=1e-4, atol=1e-6)
 
 
 TORCH_SIDE = TorchSide(HERE / "torch_side" / "stylegan2.py", SUITE,
-                       (ROOT / "models_ref" / "stylegan2", ROOT / "porter" / "parity" / "torch_dump.py",
-                        ROOT / "porter" / "parity" / "common.py", HERE / "torch_side" / "stylegan2_config.py"))
+                       (ROOT / "models_ref" / "stylegan2", ROOT / "porter" / "prove" / "torch_side" / "torch_dump.py",
+                        ROOT / "porter" / "prove" / "common.py", HERE / "torch_side" / "stylegan2_config.py"))
 
 
 @pytest.fixture(scope="module")

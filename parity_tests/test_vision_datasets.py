@@ -18,7 +18,7 @@ import pytest
 import shims  # noqa: F401  (Jittor's settings, before Jittor is imported)
 import jittor as jt
 from porter import convert_source
-from porter.parity.torchside import TorchSide
+from porter.prove.torchside import TorchSide
 from parity_tests.torch_side import vision_data_files
 
 pytestmark = pytest.mark.unfused  # see parity_tests/conftest.py

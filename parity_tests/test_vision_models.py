@@ -24,7 +24,7 @@ import pytest
 
 import shims
 import jittor as jt
-from porter.parity.torchside import TorchSide
+from porter.prove.torchside import TorchSide
 from shims import nn
 from shims.vision import models
 

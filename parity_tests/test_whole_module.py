@@ -9,7 +9,7 @@ import textwrap
 import numpy as np
 
 from porter import convert_path
-from porter.parity.torchside import torch_python
+from porter.prove.torchside import torch_python
 
 MODEL = textwrap.dedent("""
     import torch

@@ -6,8 +6,9 @@ Public API:
 * :func:`convert_path` -- a file or a directory tree (parallel, atomic in-place writes).
 
 The names are imported on first use (PEP 562): the torch side of the parity harness
-(``porter.parity.torch_dump``, run by ``.venv-torch``, which has no libcst) imports this package
-too, and must not pull the converter in.
+(``porter.prove.torch_side``, run by ``.venv-torch``, which has no libcst) and the leaves
+(``porter.mapping``, ``porter.machine``, imported by ``shims`` and by the Makefile's ``python3``)
+import this package too, and must not pull the converter in: standard library only here.
 """
 from __future__ import annotations
 
@@ -18,13 +19,14 @@ __version__ = "0.1.0"
 
 __all__ = ["convert_source", "convert_path", "ConvertResult", "Report", "FileReport", "Finding"]
 
-_WHERE = {"convert_path": ".engine", "convert_source": ".pipeline", "ConvertResult": ".pipeline",
-          "Report": ".report", "FileReport": ".report", "Finding": ".report"}
+_WHERE = {"convert_path": ".convert.engine", "convert_source": ".convert.pipeline",
+          "ConvertResult": ".convert.pipeline", "Report": ".convert.report", "FileReport": ".convert.report",
+          "Finding": ".convert.report"}
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .engine import convert_path
-    from .pipeline import ConvertResult, convert_source
-    from .report import FileReport, Finding, Report
+    from .convert.engine import convert_path
+    from .convert.pipeline import ConvertResult, convert_source
+    from .convert.report import FileReport, Finding, Report
 
 
 def __getattr__(name: str):

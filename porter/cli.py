@@ -66,7 +66,8 @@ class _Progress:
 
 def run_convert(args: argparse.Namespace) -> int:
     """``jtport convert``: returns the exit code."""
-    from .engine import ConvertError, convert_path
+    # lazy: each subcommand imports only its own flow (jtport doctor runs where libcst or Jittor is broken)
+    from .convert.engine import ConvertError, convert_path
 
     if args.jobs is not None and args.jobs < 1:
         print("jtport: error: -j must be at least 1", file=sys.stderr)
@@ -138,13 +139,16 @@ def main(argv: Optional[List[str]] = None) -> int:
     sub.add_parser("install-onednn", help="install oneDNN from PyPI for Jittor (jtport install-onednn --help)",
                    add_help=False)
     if argv and argv[0] == "install-onednn":
-        from .onednn_install import main as onednn_main
+        # lazy: each subcommand imports only its own flow
+        from .doctor.onednn_install import main as onednn_main
         return onednn_main(argv[1:])
     if argv and argv[0] == "doctor":
+        # lazy: each subcommand imports only its own flow
         from .doctor import main as doctor_main
         return doctor_main(argv[1:])
     if argv and argv[0] == "parity":
-        from .parity_cmd import main as parity_main
+        # lazy: each subcommand imports only its own flow
+        from .prove.command import main as parity_main
         return parity_main(argv[1:])
     args = parser.parse_args(argv)
     if args.command == "convert":

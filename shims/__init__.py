@@ -1,16 +1,17 @@
 """jtport's runtime: what converted code imports (``import shims``) for torch semantics on Jittor.
 
 Importing ``shims`` first applies the Jittor environment settings this machine needs
-(:mod:`shims.env`), then imports Jittor.  It never imports torch.
+(:mod:`porter.machine.env`, a standard-library leaf, bound here as ``shims.env``), then imports
+Jittor.  It never imports torch.
 
 Top level: the ops (:mod:`shims.ops`), checkpoints (:mod:`shims.checkpoint`) and memory tools
 (:mod:`shims.memory`).  Submodules: :mod:`shims.nn`, :mod:`shims.optim`, :mod:`shims.data`.
 Importing it also gives Jittor's ``Var`` torch's gradient model (:mod:`shims.autograd`:
 ``.grad``, ``backward()``, ``requires_grad``, ``register_hook``).
 """
-from . import env as _env
+from porter.machine import env
 
-_env.apply()
+env.apply()
 
 import jittor as jt  # noqa: E402
 
@@ -24,6 +25,8 @@ from . import random_torch  # noqa: E402  (torch's CPU random stream: samplers, 
 from .random_torch import Generator, manual_seed  # noqa: E402
 from . import vision  # noqa: E402,F401  (torchvision semantics: Resize, save_image)
 from .ops import *  # noqa: E402,F401,F403
+from .nn.convolution1d import conv1d  # noqa: E402,F401  (torch.nn.functional's 1-d forms, at the top as torch has them)
+from .nn.pooling1d import adaptive_avg_pool1d, avg_pool1d, max_pool1d  # noqa: E402,F401
 from .checkpoint import *  # noqa: E402,F401,F403
 from .memory import *  # noqa: E402,F401,F403
 from .unported import UnportedError, install_var_getattr, unported  # noqa: E402,F401
@@ -33,7 +36,7 @@ from . import grad_mode  # noqa: E402
 
 install_var_getattr(jt.Var)  # x.grad_fn (marked): UnportedError naming the line, not a bare AttributeError
 
-# "env": the submodule, bound in this namespace by ``from . import env as _env`` above
 __all__ = ["jt", "autograd", "ops", "nn", "distributed", "optim", "data", "checkpoint", "memory", "env", "vision",  # noqa: F405
            *ops.__all__, *checkpoint.__all__, *memory.__all__, "unported", "UnportedError", "namespace",
-           *grad_mode.__all__, "random_torch", "Generator", "manual_seed"]
+           *grad_mode.__all__, "random_torch", "Generator", "manual_seed",
+           "conv1d", "max_pool1d", "avg_pool1d", "adaptive_avg_pool1d"]

@@ -36,6 +36,7 @@ toggles are exact); ``jt.grad`` returns zeros for targets the loss does not reac
 """
 from __future__ import annotations
 
+import operator
 import sys
 import weakref
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
@@ -237,13 +238,24 @@ def backward(tensors, grad_tensors=None, retain_graph: Optional[bool] = None, cr
     _accumulate(targets, grads, reached, create_graph)
 
 
+#: :mod:`shims.distributed`, which registers itself when imported (:func:`use_distributed`): it
+#: sits above this module (its data-parallel modules are ``Module`` subclasses), so this module
+#: is handed it instead of importing it.
+_distributed = None
+
+
+def use_distributed(module) -> None:
+    """Let backward average data-parallel gradients under MPI through ``module``
+    (:mod:`shims.distributed`: ``_in_mpi()``, ``average_gradients(totals, reached)``)."""
+    global _distributed
+    _distributed = module
+
+
 def _accumulate(targets: List[jt.Var], grads: List[jt.Var], reached: List[bool], create_graph: bool) -> None:
     """Add each reached target's gradient to its ``.grad`` (hooks first), as torch's
     AccumulateGrad: in place without ``create_graph``, out of place (keeping the graph) with it.
     Under MPI, data-parallel modules average their parameters' gradients first."""
-    from . import distributed as _distributed
-
-    if _distributed._in_mpi():
+    if _distributed is not None and _distributed._in_mpi():
         _accumulate_averaged(targets, grads, reached, create_graph, _distributed)
         return
     for p, g, r in zip(targets, grads, reached):
@@ -555,7 +567,6 @@ def _install() -> None:
     jt.Var.assign = _keeping_requires_grad(_C_ASSIGN, "assign")
     jt.Var.update = _keeping_requires_grad(_C_UPDATE, "update")
     jt.Var.__deepcopy__ = _deepcopy
-    import operator
     for name, op in (("__iadd__", operator.add), ("__isub__", operator.sub), ("__imul__", operator.mul),
                      ("__itruediv__", operator.truediv), ("__ifloordiv__", operator.floordiv),
                      ("__imod__", operator.mod), ("__ipow__", operator.pow)):

@@ -37,6 +37,7 @@ import numpy as np
 import jittor as jt
 from jittor import compile_extern
 
+from . import autograd as _autograd
 from .nn.module import Module
 
 __all__ = ["ReduceOp", "LaunchError", "launch_command", "is_available", "is_initialized",
@@ -525,3 +526,6 @@ def set_start_method(method: str, force: bool = False) -> None:
     """``torch.multiprocessing.set_start_method``: Python's (it decides how ``shims.data``
     DataLoader workers start; MPI starts the training processes)."""
     multiprocessing.set_start_method(method, force=force)
+
+
+_autograd.use_distributed(sys.modules[__name__])  # backward averages DDP gradients under MPI

@@ -20,6 +20,8 @@ import functools
 import importlib
 from typing import Any, Dict, Iterator, Mapping
 
+from porter.mapping import default_table
+
 from .unported import UnportedError, unported
 
 __all__ = ["namespace", "TorchNamespace"]
@@ -27,8 +29,6 @@ __all__ = ["namespace", "TorchNamespace"]
 
 @functools.lru_cache(maxsize=1)
 def _table():
-    from porter.mapping import default_table
-
     return default_table()
 
 

@@ -38,6 +38,7 @@ import math
 import os
 from typing import List, Optional, Sequence, Union
 
+import jittor as jt
 import numpy as np
 
 __all__ = ["Generator", "default_generator", "manual_seed", "initial_seed", "random_int64", "rand",
@@ -162,7 +163,6 @@ def manual_seed(seed, numpy: bool = True) -> Generator:
     ``numpy=False`` leaves them as the program seeded them, ``jt.set_seed``), those with the
     seed's low 32 bits (numpy refuses more; torch accepts any 64-bit seed).  Returns
     :data:`default_generator`, as torch returns its generator."""
-    import jittor as jt
     seed = _as_seed(seed)
     # numpy takes 32-bit seeds only; the low 32 bits are also what torch's twister keeps
     (jt.set_global_seed if numpy else jt.set_seed)(seed & 0xFFFFFFFF)

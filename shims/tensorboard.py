@@ -20,6 +20,7 @@ _INSTALL = "pip install 'jtport[tensorboard]' (or: pip install tensorboardX)"
 
 def _writer_class():
     try:
+        # lazy: optional dependency, needed only when a SummaryWriter is made
         from tensorboardX import SummaryWriter as Writer
     except ImportError as e:
         raise ImportError(f"shims.tensorboard.SummaryWriter needs tensorboardX, which is not installed: "

@@ -10,10 +10,13 @@ derive from a placeholder (it imports; making an instance raises).
 """
 from __future__ import annotations
 
+import json
 import linecache
 import re
 import sys
 from typing import Optional, Tuple
+
+from porter.mapping import TABLE_DIR
 
 __all__ = ["unported", "Unported", "UnportedError", "UnportedAttributeError"]
 
@@ -127,9 +130,6 @@ def unported(name: str, reason: str = "") -> Unported:
 
 def _torch_tensor_members() -> frozenset:
     """``torch.Tensor``'s public members (``porter/mapping/torch_members.json``, written from torch)."""
-    import json
-
-    from porter.mapping import TABLE_DIR
 
     data = json.loads((TABLE_DIR / "torch_members.json").read_text(encoding="utf-8"))
     return frozenset(data.get("torch.Tensor", ())) | frozenset(data.get("tensor_attributes", ()))

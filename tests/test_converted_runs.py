@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from porter import convert_source
-from porter.parity.processes import run_tracked
+from porter.prove.processes import run_tracked
 
 ROOT = Path(__file__).resolve().parents[1]
 

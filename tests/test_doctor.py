@@ -9,10 +9,11 @@ import sys
 from pathlib import Path
 
 from porter import doctor
+from porter.machine import env as jittor_settings
 
 ROOT = Path(__file__).resolve().parents[1]
 BEGIN, END = "<!-- troubleshooting:begin -->", "<!-- troubleshooting:end -->"
-ENV = doctor.env_module()  # shims/env.py: the settings
+ENV = jittor_settings
 DOC = doctor.checks
 
 
@@ -88,7 +89,7 @@ def test_a_check_that_raises_becomes_a_problem_not_a_crash():
 
 
 def test_doctor_imports_neither_jittor_nor_torch():
-    code = ("import sys, porter.doctor as d; m = d.checks; m.CHECKS; m.CheckContext; d.env_module(); "
+    code = ("import sys, porter.doctor as d; m = d.checks; m.CHECKS; m.CheckContext; import porter.machine.env; "
             "import porter.cli; "
             "bad = [n for n in ('jittor', 'torch', 'shims') if n in sys.modules]; "
             "assert not bad, bad")
@@ -97,14 +98,14 @@ def test_doctor_imports_neither_jittor_nor_torch():
 
 
 def test_env_script_still_prints_exports():
-    proc = subprocess.run(["python3", "shims/env.py", "--exports"], cwd=ROOT, capture_output=True,
+    proc = subprocess.run(["python3", "-m", "porter.machine.env", "--exports"], cwd=ROOT, capture_output=True,
                           text=True, timeout=60, env={"PATH": os.environ["PATH"], "HOME": os.environ["HOME"]})
     assert proc.returncode == 0
     words = dict(w.split("=", 1) for w in proc.stdout.split())
     assert set(words) <= {"nvcc_path", "use_mkl", "cache_name", "cc_flags"}
     # IEEE kernels by default, in a cache of their own (a plain `import jittor` keeps `default`)
     assert words["cc_flags"] == "-O2" and words["cache_name"] == "jtport_ieee"
-    fast = subprocess.run(["python3", "shims/env.py", "--exports"], cwd=ROOT, capture_output=True, text=True,
+    fast = subprocess.run(["python3", "-m", "porter.machine.env", "--exports"], cwd=ROOT, capture_output=True, text=True,
                           timeout=60, env={"PATH": os.environ["PATH"], "HOME": os.environ["HOME"],
                                            "JTPORT_FAST_MATH": "1"})
     words = dict(w.split("=", 1) for w in fast.stdout.split())

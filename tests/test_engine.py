@@ -4,7 +4,7 @@ import os
 import pytest
 
 from porter import convert_path
-from porter.engine import atomic_write, decode_source
+from porter.convert.engine import atomic_write, decode_source
 
 TORCH = "import torch\n\n\ndef f(a, b):\n    return torch.cat([a, b], 1)\n"
 

@@ -3,7 +3,7 @@ the process count ``mp.spawn`` asks for, torchrun's environment reads, ``--local
 import pytest
 
 from porter import convert_source
-from porter.rules.launch import ENV_NOTE
+from porter.convert.rules.launch import ENV_NOTE
 
 HEAD = "import os\nimport torch.distributed as dist\nimport torch.multiprocessing as mp\n"
 

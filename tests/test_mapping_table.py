@@ -33,6 +33,8 @@ def test_shim_targets_exist_in_shims_sources():
                 names.add(node.name)
             elif isinstance(node, ast.Assign):
                 names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+            elif isinstance(node, ast.ImportFrom) and node.level:  # a name re-exported from a sibling module
+                names.update(a.asname or a.name for a in node.names if a.name != "*")
             if isinstance(node, ast.ClassDef):
                 methods.setdefault(node.name, set()).update(
                     n.name for n in node.body if isinstance(n, (ast.FunctionDef, ast.ClassDef)))
@@ -51,7 +53,7 @@ def test_shim_targets_exist_in_shims_sources():
         elif mod == "shims":
             ok = name in ops or f'"{name}":' in src or any(
                 name in v for k, v in defined.items()
-                if k in ("shims.checkpoint", "shims.memory", "shims.grad_mode", "shims.random_torch"))
+                if k in ("shims", "shims.checkpoint", "shims.memory", "shims.grad_mode", "shims.random_torch"))
         else:
             ok = any(name in names for k, names in defined.items() if k == mod or k.startswith(mod + "."))
         if not ok:

@@ -1,4 +1,4 @@
-"""oneDNN provisioning: detection (shims/onednn.py), use_mkl (shims/env.py), the installer.
+"""oneDNN provisioning: detection (porter/machine/onednn.py), use_mkl (porter/machine/env.py), the installer.
 
 The installer runs on stand-in wheels with the real wheels' layout (``*.data/data/...``); the
 real ones are 65 MB and come from PyPI in ``make venvs``.
@@ -14,12 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from porter import onednn_install
-from porter.doctor import env_module
+from porter.doctor import onednn_install
+from porter.machine import env as ENV
+from porter.machine import onednn as ONEDNN
 
 ROOT = Path(__file__).resolve().parents[1]
-ENV = env_module()
-ONEDNN = ENV._sibling("onednn")
 LINUX_X86 = (platform.system(), platform.machine()) == onednn_install.SUPPORTED
 
 
@@ -119,12 +118,13 @@ def test_make_venvs_goes_on_with_use_mkl_0_when_onednn_cannot_be_installed(tmp_p
     venvs are built (stamps newer than their inputs) and whose .venv python is a stand-in for
     `python -m porter.cli install-onednn` that fails (or succeeds) as the real one does."""
     shutil.copy(ROOT / "Makefile", tmp_path / "Makefile")
-    for name in ("pyproject.toml", "requirements-torch.txt"):
+    (tmp_path / "porter" / "machine").mkdir(parents=True)  # the settings leaf .venv's stamp depends on
+    for name in ("pyproject.toml", "requirements-torch.txt", "porter/machine/env.py"):
         (tmp_path / name).write_text("")
     (tmp_path / ".venv" / "bin").mkdir(parents=True)
     (tmp_path / ".venv-torch").mkdir()
     past = time.time() - 60
-    for name in ("pyproject.toml", "requirements-torch.txt"):
+    for name in ("pyproject.toml", "requirements-torch.txt", "porter/machine/env.py"):
         os.utime(tmp_path / name, (past, past))
     (tmp_path / ".venv" / ".installed").write_text("")
     (tmp_path / ".venv-torch" / ".installed").write_text("")

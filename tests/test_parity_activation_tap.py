@@ -8,8 +8,8 @@ import numpy as np
 import shims
 import jittor as jt
 from jittor import nn
-from porter.parity.common import ROOT_NAME
-from porter.parity.model import ActivationTap
+from porter.prove.common import ROOT_NAME
+from porter.prove.divergence import ActivationTap
 
 
 class SkipBlock(shims.nn.Module):

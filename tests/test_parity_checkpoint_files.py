@@ -3,7 +3,7 @@ import io
 import pickle
 import zipfile
 
-from porter.parity.checkpoint_files import is_network_pickle, modules_as_state_dicts
+from porter.prove.checkpoint_files import is_network_pickle, modules_as_state_dicts
 
 _MAGIC = 0x1950a86a20f9469cfc6c
 

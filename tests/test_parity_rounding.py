@@ -2,7 +2,7 @@
 is measured against torch's own float32 error on the same array (``within_torch_rounding``)."""
 import numpy as np
 
-from porter.parity.model import ROUNDING_FACTOR, within_torch_rounding
+from porter.prove.tolerance import ROUNDING_FACTOR, within_torch_rounding
 
 
 def _arrays(port_noise: float, torch_noise: float, seed: int = 0):

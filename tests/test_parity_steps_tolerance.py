@@ -8,7 +8,7 @@ import numpy as np
 
 import shims
 import jittor as jt
-from porter.parity.model import ModelParity
+from porter.prove.model import ModelParity
 
 LR, EPS = 1e-2, 1e-8
 X = np.array([0.5, -1.0, 2.0], np.float32)

@@ -1,4 +1,4 @@
-"""Where the parity harness works (``porter.parity.workspace``): the checkout when porter runs
+"""Where the parity harness works (``porter.prove.workspace``): the checkout when porter runs
 from one, else the current folder; a torch-side process of an installed jtport sees only the
 ``porter`` package on its path."""
 import os
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from porter.parity import workspace
+from porter.prove import workspace
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -28,9 +28,9 @@ def test_installed_torch_path_holds_only_porter(monkeypatch, tmp_path):
         assert Path(path, "porter").resolve() == ROOT / "porter"
         env = workspace.torch_env(path)
         # .venv-torch has no libcst: the harness's torch side must not import the converter
-        code = ("import sys, porter.parity.spec_torch; "
-                "print(porter.parity.spec_torch.__file__); "
-                "print(sorted(m for m in sys.modules if m.startswith(('libcst', 'porter.engine'))))")
+        code = ("import sys, porter.prove.torch_side.spec_torch; "
+                "print(porter.prove.torch_side.spec_torch.__file__); "
+                "print(sorted(m for m in sys.modules if m.startswith(('libcst', 'porter.convert.engine'))))")
         proc = subprocess.run([str(torch_python), "-c", code], env=env, cwd=tmp_path, capture_output=True, text=True)
         assert proc.returncode == 0, proc.stderr
         where, leaked = proc.stdout.splitlines()

@@ -1,7 +1,7 @@
 """Report renderings: totals, rate, unsupported APIs sorted by frequency with file:line."""
 import json
 
-from porter.report import FileReport, Finding, Report
+from porter.convert.report import FileReport, Finding, Report
 
 
 def make_report():

@@ -4,12 +4,12 @@ through, or mark one it takes."""
 import json
 
 from porter.mapping import default_table
-from porter.mapping.generate_target_params import OUT, target_params
+from porter.convert.generate_target_params import OUT, target_params
 
 
 def test_target_params_file_is_current():
     assert json.loads(OUT.read_text()) == target_params(), \
-        "stale: run .venv/bin/python -m porter.mapping.generate_target_params"
+        "stale: run .venv/bin/python -m porter.convert.generate_target_params"
 
 
 def test_class_rows_know_the_arguments_their_targets_take():

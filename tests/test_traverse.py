@@ -1,13 +1,13 @@
-"""porter.traverse and porter.positions against libcst's own traversal and PositionProvider."""
+"""porter.convert.traverse and porter.convert.positions against libcst's own traversal and PositionProvider."""
 from pathlib import Path
 
 import libcst as cst
 import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from porter.context import walk
-from porter.positions import start_positions
-from porter.traverse import Visitor, is_trivia, statements, transform
+from porter.convert.context import walk
+from porter.convert.positions import start_positions
+from porter.convert.traverse import Visitor, is_trivia, statements, transform
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = '''\

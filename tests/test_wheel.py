@@ -134,12 +134,12 @@ def test_wheel_holds_every_source_and_data_file(installed):
     missing = sorted(_tracked(["porter", "shims"]) - names)
     assert not missing, f"files missing from the wheel: {missing}"
     for required in ("porter/mapping/torch.toml", "porter/mapping/torch_members.json",
-                     "porter/parity/torch_dump.py", "porter/parity/spec_torch.py", "porter/parity/common.py",
-                     "shims/env.py"):
+                     "porter/prove/torch_side/torch_dump.py", "porter/prove/torch_side/spec_torch.py",
+                     "porter/prove/common.py", "porter/machine/env.py"):
         assert required in names
     assert not any(n.startswith(("parity_tests/", "tests/", "models_ref/")) for n in names)
     # the packages come from the wheel's install, not from this checkout
-    code = "import porter, porter.parity.model; print(porter.__file__); print(porter.parity.model.__file__)"
+    code = "import porter, porter.prove.model; print(porter.__file__); print(porter.prove.model.__file__)"
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
     proc = subprocess.run([str(bin_ / "python"), "-c", code], cwd=installed[2], env=env, capture_output=True,
                           text=True, timeout=300)

@@ -30,7 +30,7 @@ from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
-from porter.parity.torchside import TorchSide
+from porter.prove.torchside import TorchSide
 
 from .case import Case, all_cases, area_of
 

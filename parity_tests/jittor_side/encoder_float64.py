@@ -16,8 +16,9 @@ import numpy as np
 
 import shims  # noqa: F401  (Jittor's settings before Jittor is imported)
 
-from porter.parity.model import ModelParity, Reference
-from parity_tests.ported import import_ported
+from porter.prove.model import ModelParity
+from porter.prove.reference import Reference
+from porter.prove.ported import import_ported
 
 STAGES = ["enc_1", "enc_2", "enc_3", "enc_4", "enc_5"]
 

@@ -4,7 +4,7 @@
         --steps 5 --lr 1e-4
 
 Loads the torch side's weights (``net.npz``) into the converted ``Net`` (built upstream's way
-from the module-level VGG and decoder), runs it in float64 (``porter.parity.model.in_float64``) on
+from the module-level VGG and decoder), runs it in float64 (``porter.prove.model.in_float64``) on
 ``net.npz``'s batch with upstream's weighted loss, and writes ``DIR/jittor.npz`` in the torch
 dump's layout: ``loss`` and ``grad/<name>`` (every trainable parameter) of the first pass,
 ``step<k>/param/<name>`` after each of ``--steps`` Adam steps (``shims.optim``'s torch-faithful
@@ -19,8 +19,9 @@ import numpy as np
 import shims  # noqa: F401  (Jittor's settings for this machine, before Jittor is imported)
 import jittor as jt
 
-from porter.parity.model import Reference, in_float64, load_weights, make_optimizer, to_numpy
-from parity_tests.ported import import_ported
+from porter.prove.model import make_optimizer
+from porter.prove.reference import Reference, in_float64, load_weights, to_numpy
+from porter.prove.ported import import_ported
 
 
 def weighted_loss(outputs, weights):

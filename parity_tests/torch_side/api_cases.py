@@ -1,6 +1,6 @@
 """Torch side of the per-API parity harness: run every case once, in one process.
 
-Run by ``porter.parity.torchside.run_torch`` under ``.venv-torch`` as
+Run by ``porter.prove.torchside.run_torch`` under ``.venv-torch`` as
 ``api_cases.py --out DIR``.  For each case module (area) it writes ``DIR/<area>.npz`` with
 ``<case id>::in::<name>`` (inputs), ``::sd::<module>.<key>`` (the state_dict of each module
 the setup built), ``::out::<key>`` (flattened results), ``::R::<key>`` (the projection of

@@ -5,7 +5,7 @@ Run by ``run_torch`` in ``.venv-torch``: ``harness_selftest.py --out DIR`` write
 """
 from torch import nn
 
-from porter.parity import torch_dump
+from porter.prove.torch_side import torch_dump
 
 SEED = 0
 INPUTS = {"x": (2, 3, 4, 4)}

@@ -2,7 +2,7 @@
 
 Writes into ``--out``:
 
-* one harness case per sub-network (:func:`porter.parity.torch_dump.dump`): ``encoder``,
+* one harness case per sub-network (:func:`porter.prove.torch_side.torch_dump.dump`): ``encoder``,
   ``decoder``, ``extractors``, ``translator``, ``mapper``, ``dis`` (forward) and ``dis_real``
   (hinge + R1 loss, so its gradients contain R1's second-order term);
 * ``trainer.npz``: the trainer's initial ``gen``/``dis`` weights; the generator and
@@ -24,7 +24,7 @@ import copy
 import numpy as np
 import torch
 
-from porter.parity.torch_dump import (deterministic, dump, make_inputs, out_dir_from_argv,
+from porter.prove.torch_side.torch_dump import (deterministic, dump, make_inputs, out_dir_from_argv,
                                              to_numpy)
 from models_ref.hisd.configs import sample_draws, tiny_config
 from models_ref.hisd.trainer import HiSD_Trainer

@@ -12,7 +12,7 @@ import time
 
 import torch
 
-from porter.parity.torch_dump import out_dir_from_argv
+from porter.prove.torch_side.torch_dump import out_dir_from_argv
 from models_ref.hisd import configs
 from models_ref.hisd.configs import sample_draws
 from models_ref.hisd.trainer import HiSD_Trainer

@@ -10,7 +10,7 @@ runs two ``update`` iterations on upstream-style draws (so ``gen_test``, the EMA
 import numpy as np
 import torch
 
-from porter.parity.torch_dump import deterministic, out_dir_from_argv
+from porter.prove.torch_side.torch_dump import deterministic, out_dir_from_argv
 from models_ref.hisd.configs import sample_draws, tiny_config
 from models_ref.hisd.trainer import HiSD_Trainer
 

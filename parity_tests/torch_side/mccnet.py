@@ -2,7 +2,7 @@
 
 Writes into ``--out``, at a small spatial size (32x32, batch 2) with the full-width VGG-19:
 
-* harness cases (:func:`porter.parity.torch_dump.dump`):
+* harness cases (:func:`porter.prove.torch_side.torch_dump.dump`):
   ``encoder.npz`` (``Net.encode_with_intermediate``: the five stage outputs, with the encoder
   unfrozen so its gradients are compared too), ``mcc.npz`` (``MCC_Module``), ``decoder.npz``,
   ``net.npz`` (``Net.forward`` with injected noise, its six losses and ``Ics``, the loss
@@ -22,7 +22,7 @@ import numpy as np
 import torch
 from torchvision.utils import save_image
 
-from porter.parity.torch_dump import (deterministic, dump, make_inputs, out_dir_from_argv,
+from porter.prove.torch_side.torch_dump import (deterministic, dump, make_inputs, out_dir_from_argv,
                                              seeded_array, to_numpy)
 from parity_tests.torch_side.mccnet_data import make_folder
 from models_ref.mccnet import function, net

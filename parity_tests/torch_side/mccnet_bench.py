@@ -12,7 +12,7 @@ import time
 
 import torch
 
-from porter.parity.torch_dump import make_inputs, out_dir_from_argv
+from porter.prove.torch_side.torch_dump import make_inputs, out_dir_from_argv
 from parity_tests.torch_side.mccnet import LOSS_WEIGHTS, upstream_loss
 from models_ref.mccnet import net
 

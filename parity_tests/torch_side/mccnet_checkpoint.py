@@ -9,7 +9,7 @@ script saves with ``torch.save``).
 """
 import torch
 
-from porter.parity.torch_dump import deterministic, out_dir_from_argv
+from porter.prove.torch_side.torch_dump import deterministic, out_dir_from_argv
 from models_ref.mccnet import net
 
 SEED = 4321

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from porter.parity.torch_dump import out_dir_from_argv, to_numpy
+from porter.prove.torch_side.torch_dump import out_dir_from_argv, to_numpy
 from models_ref.mccnet import net
 
 

@@ -1,7 +1,7 @@
 """Torch side of the rule parity tests: runs every case of ``rules_cases.py`` in ``.venv-torch``.
 
 Writes ``inputs.npz`` (the arrays both sides start from) and ``<case>.npz`` (each case's
-outputs) into ``--out``.  Run through ``porter.parity.torchside.run_torch``.
+outputs) into ``--out``.  Run through ``porter.prove.torchside.run_torch``.
 """
 import argparse
 import sys

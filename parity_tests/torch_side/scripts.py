@@ -17,8 +17,8 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from porter.parity.common import map_nested
-from porter.parity.torch_dump import SPREAD_SEEDS, rounding_perturbed
+from porter.prove.common import map_nested
+from porter.prove.torch_side.torch_dump import SPREAD_SEEDS, rounding_perturbed
 
 SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
 

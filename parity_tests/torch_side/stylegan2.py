@@ -4,8 +4,8 @@ import torch
 
 from models_ref.stylegan2 import loss as sg_loss
 from models_ref.stylegan2 import networks, training
-from porter.parity import torch_dump
-from porter.parity.common import SeededStream
+from porter.prove.torch_side import torch_dump
+from porter.prove.common import SeededStream
 from parity_tests.torch_side import stylegan2_config as cfg
 
 

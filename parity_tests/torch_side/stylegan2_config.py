@@ -3,7 +3,7 @@ tests (``parity_tests/test_stylegan2.py``): constructor arguments, inputs, seeds
 Pure Python + numpy, importable in both virtualenvs."""
 import numpy as np
 
-from porter.parity.common import SeededStream, make_inputs, seeded_array
+from porter.prove.common import SeededStream, make_inputs, seeded_array
 
 SEED = 0
 NOISE_SEED = 123          # shared-seed stream for noise_mode='random' (see common.SeededStream)

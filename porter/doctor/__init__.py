@@ -1,9 +1,9 @@
 """``jtport doctor``: diagnose the environment Jittor runs in, one line per check.
 
 The checks live in :mod:`porter.doctor.checks`; the settings they explain are
-``shims/env.py``'s (``shims.env.required_settings``), loaded by path
-(:func:`porter.doctor.settings.env_module`): ``import shims`` would import Jittor, and the
-doctor probes Jittor only in subprocesses (with a timeout) of the interpreter being checked.
+:mod:`porter.machine.env`'s (``required_settings``), a standard-library leaf:
+``import shims`` would import Jittor, and the doctor probes Jittor only in subprocesses (with a
+timeout) of the interpreter being checked.
 
 Usage::
 
@@ -23,9 +23,8 @@ import textwrap
 from typing import List, Optional, Sequence
 
 from . import checks
-from .settings import env_module
 
-__all__ = ["main", "build_parser", "format_text", "exit_code", "env_module", "checks"]
+__all__ = ["main", "build_parser", "format_text", "exit_code", "checks"]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -10,7 +10,7 @@ Everything a check looks at comes from a :class:`CheckContext` (environment vari
 gives PATH and HOME; the Python executable to probe; the user's project folder; the OS), so
 tests provoke each condition in a temporary folder.  The doctor never imports Jittor or
 torch: the Python being checked is probed in subprocesses with a timeout.  The settings
-Jittor needs are :func:`shims.env.required_settings`'s (``_env``), never decided again here.
+Jittor needs are :func:`porter.machine.env.required_settings`'s (``_env``), never decided again here.
 
 Names, paths, archive names and MD5s in this package are read from Jittor 1.3.11's own source
 (``jittor_utils/__init__.py``, ``jittor/compiler.py``, ``jittor/compile_extern.py``,
@@ -33,9 +33,8 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from .settings import env_module
+from porter.machine import env as _env  # the settings these checks explain
 
-_env = env_module()  # shims/env.py: the settings these checks explain
 
 STATUSES = ("ok", "warning", "problem")
 

@@ -7,6 +7,8 @@ import os
 import re
 from typing import Optional, Tuple
 
+from porter.machine import cuda_extras
+
 from .base import JITTOR_ASSETS_URL, CheckContext, Finding, _env, _error_line, _jtport_setting, _md5
 
 # compile_extern.py:install_cutlass
@@ -176,13 +178,13 @@ def check_cutlass(ctx: CheckContext) -> Finding:
 
 
 def check_cuda_build(ctx: CheckContext) -> Finding:
-    """What Jittor's CUDA build needs beyond nvcc and its runtime (``shims/cuda_extras.py``): a
+    """What Jittor's CUDA build needs beyond nvcc and its runtime (:mod:`porter.machine.cuda_extras`): a
     toolkit its core compiles against (not CUDA 13 unpatched), no library download at import,
-    cuDNN it can load.  jtport's settings for them (``shims.env.cuda_settings``) are shown."""
+    cuDNN it can load.  jtport's settings for them (``porter.machine.env.cuda_settings``) are shown."""
     nvcc = _env.find_nvcc(ctx.environ, ctx.nvcc_fallbacks)
     if nvcc is None or (not ctx.environ.get("nvcc_path") and not _env.cuda_runtime_loadable(nvcc)):
         return Finding("cuda_build", "ok", "Jittor runs on the CPU here: no CUDA build")
-    extras = _env._sibling("cuda_extras")
+    extras = cuda_extras
     header = extras.cuda13_breakage(nvcc, extras.jittor_source_dir())
     if header is not None:
         patch = extras.CUDA13_PATCH.format(path=header)

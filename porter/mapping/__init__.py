@@ -30,6 +30,7 @@ table never drops a semantics-changing argument silently.
 from __future__ import annotations
 
 import dataclasses
+import json
 import sys
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -178,7 +179,6 @@ def load_table(directory: Path = TABLE_DIR) -> MappingTable:
             if api in entries:
                 raise TableError(f"{path.name}: [{api!r}] is already defined in {entries[api].source}")
             entries[api] = _entry(api, row, path.name)
-    import json
 
     accepts = Path(directory) / "target_params.json"
     if accepts.exists():

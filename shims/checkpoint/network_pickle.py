@@ -24,8 +24,12 @@ import io
 import pickle
 from typing import Any, Callable, Dict, Tuple
 
-from .standins import rebuild_tensor_v2
+import jittor as jt
+
+from .persistent import reconstructor
+from .reader import read_storage_bytes
 from .storages import ExpandBudget, StorageRef, materialise
+from .torch_globals import rebuild_tensor_v2
 from .whole_module import record_class
 
 __all__ = ["Unpickler", "load", "loads"]
@@ -57,7 +61,6 @@ class Unpickler(pickle.Unpickler):
         if key in self._torch:
             return self._torch[key]
         if name == "_reconstruct_persistent_obj" and module.rpartition(".")[2] == "persistence":
-            from .persistent import reconstructor
             return reconstructor(lambda n: super(Unpickler, self).find_class(module, n))
         if module.split(".", 1)[0] in _TORCH_ROOTS:
             if name[:1].isupper() and module.startswith(("torch.nn.modules.", "torchvision.")):
@@ -71,16 +74,12 @@ class Unpickler(pickle.Unpickler):
     def _rebuild_tensor(self, storage, storage_offset, size, stride, requires_grad=False,
                         backward_hooks=None, metadata=None):
         """torch._utils._rebuild_tensor_v2: the view's values, copied, as a ``jt.Var``."""
-        import jittor as jt
-
         tensor = rebuild_tensor_v2(storage, storage_offset, size, stride)
         storage.bytes_needed()  # raises for a view reaching past its storage
         return jt.array(materialise(tensor, copy=True, allow_view=False, budget=self._budget))
 
 
 def _load_from_bytes(data: bytes) -> StorageRef:
-    from .reader import read_storage_bytes
-
     return read_storage_bytes(data)
 
 

@@ -14,7 +14,8 @@ a module, and the object is made from it:
 * any other persistent object: ``__dict__`` updated from the state, as upstream does.
 
 The converter (``porter``) is imported only when such an object is met; nothing else in
-``shims`` needs it.  Upstream's ``persistence.import_hook`` hooks are not run.
+``shims`` needs it (docs/ARCHITECTURE.md: the one allowed arrow back up, and why).  Upstream's
+``persistence.import_hook`` hooks are not run.
 """
 from __future__ import annotations
 
@@ -24,6 +25,11 @@ import pickle
 import sys
 import types
 from typing import Any, Callable, Dict
+
+import jittor as jt
+
+from .state_dict import load_state_dict
+from .whole_module import state_of_dict
 
 _MODULES: Dict[str, types.ModuleType] = {}  # sha256 of the torch source -> converted module
 
@@ -66,11 +72,6 @@ def _persistent(cls: type, find: Callable[[str], Any]) -> type:
 
 
 def _module(cls: type, state: dict):
-    import jittor as jt
-
-    from .state_dict import load_state_dict
-    from .whole_module import state_of_dict
-
     args, kwargs = state.get("_init_args", ()), state.get("_init_kwargs", {})
     if not isinstance(args, (tuple, list)) or not isinstance(kwargs, dict):
         raise pickle.UnpicklingError(f"{cls.__name__}: the pickle records no constructor arguments")
@@ -96,7 +97,11 @@ def converted_module(src: str) -> types.ModuleType:
     if key in _MODULES:
         return _MODULES[key]
     try:
-        from porter.pipeline import convert_source
+        # lazy: the one arrow from the runtime up to the converter.  A network pickle embeds torch
+        # source, and only conversion makes it Jittor; the converted program that loads it runs on
+        # its own (nobody could hand it a converter), and the converter is needed only here, when
+        # such a pickle is met.  Through porter's public API (``porter.convert_source``).
+        from porter import convert_source
     except ImportError as e:
         raise pickle.UnpicklingError(
             "this pickle embeds torch source (torch_utils.persistence); loading it under Jittor "

@@ -22,6 +22,8 @@ import struct
 import zipfile
 from typing import Any, Dict, List
 
+import jittor as jt
+
 from .errors import CheckpointError, CheckpointLimitError
 from .numpy_globals import ArrayBuilder
 from .standins import PendingTensor, StorageType
@@ -218,7 +220,6 @@ def read_storage_bytes(data: bytes) -> StorageRef:
 
 def finish(obj, to_var: bool):
     """Turn pending tensors into arrays/Vars, rebuild trusted models; shared objects stay shared."""
-    import jittor as jt
     memo: Dict[int, Any] = {}
     budget = ExpandBudget()
 

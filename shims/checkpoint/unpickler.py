@@ -19,7 +19,8 @@ from typing import Any, Callable, Dict, Tuple
 
 from .errors import CheckpointError, ForbiddenGlobalError
 from .numpy_globals import ArrayBuilder, DTypeBuilder
-from .standins import Function, is_flat_key, make_globals
+from .standins import Function
+from .torch_globals import is_flat_key, make_globals
 from .whole_module import Record, record_class
 
 _HINT = ("shims.load only builds tensors, storages, numpy arrays, OrderedDict and plain "

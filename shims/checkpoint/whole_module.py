@@ -16,7 +16,10 @@ import collections
 import importlib
 from typing import Any, Callable, Dict
 
+import jittor as jt
+
 from .errors import CheckpointError
+from .state_dict import load_state_dict
 
 
 class Record:
@@ -70,8 +73,6 @@ def module_state(rec: Record, prefix: str = "") -> Dict[str, Any]:
 def state_of_dict(state: Dict[str, Any], prefix: str = "") -> Dict[str, Any]:
     """The ``state_dict`` of a torch module's pickled ``__dict__``: its parameters and persistent
     buffers, and its submodules' (recorded ones, or ones already rebuilt as Jittor modules)."""
-    import jittor as jt
-
     out: Dict[str, Any] = collections.OrderedDict()
     skip = state.get("_non_persistent_buffers_set") or set()
     for group in ("_parameters", "_buffers"):
@@ -88,9 +89,6 @@ def state_of_dict(state: Dict[str, Any], prefix: str = "") -> Dict[str, Any]:
 
 def rebuild(rec: Record, finish: Callable[[Any], Any]):
     """Construct the converted class of a recorded model and load its recorded state."""
-    import jittor as jt
-
-    from .state_dict import load_state_dict
 
     if not rec.is_module():
         raise CheckpointError(f"an object of class {rec.path} cannot be rebuilt: only "

@@ -15,6 +15,7 @@ import math
 from typing import Iterator, List, Optional, Sequence
 
 import numpy as np
+from jittor import compile_extern
 
 from .. import random_torch
 
@@ -216,7 +217,6 @@ class DistributedSampler(Sampler):
 
     def __init__(self, dataset, num_replicas: Optional[int] = None, rank: Optional[int] = None,
                  shuffle: bool = True, seed: int = 0, drop_last: bool = False):
-        from jittor import compile_extern
         if num_replicas is None:
             num_replicas = int(compile_extern.world_size) if compile_extern.in_mpi else 1
         if rank is None:

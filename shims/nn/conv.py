@@ -25,8 +25,9 @@ import os
 import warnings
 from typing import Optional
 
-
 import jittor as jt
+import jittor_utils
+from jittor import compile_extern, compiler
 from jittor import nn as jnn
 
 from ..autograd import Function
@@ -44,8 +45,6 @@ def _conv_op():
     global _OP
     if _OP is None:
         _OP = False
-        from jittor import compile_extern, compiler
-        import jittor_utils
         if compile_extern.mkl_ops is None:
             return None
         # the folder and flags jittor/compile_extern.py:setup_mkl builds its oneDNN ops with

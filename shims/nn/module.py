@@ -14,6 +14,9 @@ from typing import Dict, Iterable, Iterator, List, Optional, Tuple
 
 import jittor as jt
 
+from ..autograd import zero_grads
+from ..checkpoint.state_dict import load_state_dict
+
 __all__ = ["Module", "Sequential", "ModuleList", "ModuleDict", "set_tensor_attr", "RemovableHandle", "with_dtype"]
 
 
@@ -414,8 +417,7 @@ class Module(jt.Module):
 
     def zero_grad(self, set_to_none: bool = True) -> None:
         """torch's ``zero_grad``: every parameter's ``.grad`` becomes None (or zeros, in place)."""
-        from ..optim.optimizers import _zero_grads
-        _zero_grads(self.parameters(), set_to_none)
+        zero_grads(self.parameters(), set_to_none)
 
     def train(self, mode: bool = True):
         """torch's ``train(mode)``: switch the training flag of every submodule, nothing else."""
@@ -437,7 +439,6 @@ class Module(jt.Module):
 
     def load_state_dict(self, state_dict, strict: bool = True):
         """torch's ``load_state_dict``; see :func:`shims.checkpoint.load_state_dict`."""
-        from ..checkpoint import load_state_dict
         return load_state_dict(self, state_dict, strict=strict)
 
 

@@ -11,12 +11,15 @@ import numbers
 from typing import Optional, Sequence
 
 import jittor as jt
+import numpy as np
 
+from ..ops import functional as F
 from .module import Module
 
 __all__ = ["batch_norm", "instance_norm", "layer_norm", "group_norm", "BatchNorm1d",
            "BatchNorm2d", "BatchNorm3d", "InstanceNorm1d", "InstanceNorm2d", "LayerNorm",
-           "GroupNorm"]
+           "GroupNorm", "local_response_norm", "LocalResponseNorm", "rms_norm", "RMSNorm",
+           "InstanceNorm3d"]
 
 
 def _moments(x: jt.Var, dims: Sequence[int]):
@@ -261,3 +264,61 @@ class GroupNorm(Module):
 
     def execute(self, x: jt.Var) -> jt.Var:
         return group_norm(x, self.num_groups, self.weight, self.bias, self.eps)
+
+
+def local_response_norm(input, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0):
+    """``F.local_response_norm``: ``x / (k + alpha * mean of x^2 over size channels)^beta``
+    (torch's zero-padded channel window, average over ``size``)."""
+    if input.ndim < 3:
+        raise ValueError(f"Expected 3D or higher dimensionality input (got {input.ndim} dimensions)")
+    sq = input * input
+    c = int(input.shape[1])
+    pad_lo, pad_hi = size // 2, (size - 1) // 2
+    sq = sq.reshape(int(input.shape[0]), c, -1)
+    padded = F.pad(sq, (0, 0, pad_lo, pad_hi))
+    win = padded[:, 0:c]
+    for i in range(1, size):
+        win = win + padded[:, i:i + c]
+    div = (win / size * alpha + k) ** beta
+    return input / div.reshape(input.shape)
+
+
+class LocalResponseNorm(Module):
+    """``torch.nn.LocalResponseNorm(size, alpha=1e-4, beta=0.75, k=1.0)``."""
+
+    def __init__(self, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0):
+        super().__init__()
+        self.size, self.alpha, self.beta, self.k = size, alpha, beta, k
+
+    def execute(self, input):
+        return local_response_norm(input, self.size, self.alpha, self.beta, self.k)
+
+
+def rms_norm(input, normalized_shape, weight=None, eps: Optional[float] = None):
+    """``F.rms_norm``: ``x / sqrt(mean(x^2 over the last dims) + eps) * weight`` (eps: the dtype's
+    machine epsilon by default, as torch)."""
+    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    dims = tuple(range(input.ndim - len(shape), input.ndim))
+    if eps is None:
+        eps = float(np.finfo(str(input.dtype) if str(input.dtype) != "bfloat16" else "float32").eps)
+    y = input / ((input * input).mean(dims, keepdims=True) + eps).sqrt()
+    return y if weight is None else y * weight
+
+
+class RMSNorm(Module):
+    """``torch.nn.RMSNorm(normalized_shape, eps=None, elementwise_affine=True)``."""
+
+    def __init__(self, normalized_shape, eps: Optional[float] = None, elementwise_affine: bool = True,
+                 device=None, dtype=None):
+        super().__init__()
+        self.normalized_shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+        self.eps, self.elementwise_affine = eps, elementwise_affine
+        self.weight = jt.ones(self.normalized_shape) if elementwise_affine else None
+
+    def execute(self, input):
+        return rms_norm(input, self.normalized_shape, self.weight, self.eps)
+
+
+class InstanceNorm3d(_InstanceNorm):
+    """``torch.nn.InstanceNorm3d``: (N, C, D, H, W) or unbatched (C, D, H, W)."""
+    _ndim = 5

@@ -16,8 +16,7 @@ __all__ = ['logsigmoid', 'normalize', 'softmax', 'log_softmax', 'cosine_similari
            'softplus', 'bilinear', 'pad', 'mse_loss', 'l1_loss', 'smooth_l1_loss', 'huber_loss',
            'binary_cross_entropy', 'binary_cross_entropy_with_logits', 'nll_loss', 'cross_entropy', 'kl_div', 'selu',
            'celu', 'softsign', 'hardswish', 'hardsigmoid', 'softshrink', 'hardshrink', 'tanhshrink', 'threshold',
-           'prelu', 'glu', 'softmin', 'conv1d', 'pixel_shuffle', 'pixel_unshuffle', 'mish', 'max_pool1d', 'avg_pool1d',
-           'adaptive_avg_pool1d']
+           'prelu', 'glu', 'softmin', 'pixel_shuffle', 'pixel_unshuffle', 'mish']
 
 
 def logsigmoid(input):
@@ -299,18 +298,6 @@ def softmin(input, dim: int, dtype=None):
     return softmax(-input, dim, dtype)
 
 
-def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups: int = 1):
-    """``F.conv1d`` through the 2-d convolution (:func:`shims.nn.conv2d`: torch's rounding)."""
-    from ..nn.conv import conv2d
-    one = lambda v: v[0] if isinstance(v, (tuple, list)) else v  # noqa: E731
-    if isinstance(padding, str):
-        raise NotImplementedError(f"conv1d(padding={padding!r}): pad explicitly")
-    x = input.unsqueeze(0) if input.ndim == 2 else input  # (C, L): one sequence, as in torch
-    y = conv2d(x.unsqueeze(2), weight.unsqueeze(2), bias, (1, one(stride)), (0, one(padding)),
-               (1, one(dilation)), groups).squeeze(2)
-    return y.squeeze(0) if input.ndim == 2 else y
-
-
 def pixel_shuffle(input, upscale_factor: int):
     """``F.pixel_shuffle``: (N, C r^2, H, W) -> (N, C, H r, W r)."""
     n, c, h, w = (int(s) for s in input.shape)
@@ -330,36 +317,3 @@ def pixel_unshuffle(input, downscale_factor: int):
 def mish(input, inplace: bool = False):
     """``F.mish``: ``x * tanh(softplus(x))`` (Jittor's Mish calls a missing ``jt.softplus``)."""
     return input * softplus(input).tanh()
-
-
-def _first(v):
-    return v[0] if isinstance(v, (tuple, list)) else v
-
-
-def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False,
-               return_indices: bool = False):
-    """``F.max_pool1d`` via ``shims.nn.max_pool2d`` on a height-1 map."""
-    from ..nn import max_pool2d
-
-    s = None if stride is None else (1, _first(stride))
-    y = max_pool2d(input.unsqueeze(-2), (1, _first(kernel_size)), s, (0, _first(padding)),
-                   (1, _first(dilation)), ceil_mode, return_indices)
-    return y.squeeze(-2)
-
-
-def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
-               count_include_pad: bool = True):
-    """``F.avg_pool1d`` via ``shims.nn.avg_pool2d`` on a height-1 map."""
-    from ..nn import avg_pool2d
-
-    s = None if stride is None else (1, _first(stride))
-    y = avg_pool2d(input.unsqueeze(-2), (1, _first(kernel_size)), s, (0, _first(padding)), ceil_mode,
-                   count_include_pad)
-    return y.squeeze(-2)
-
-
-def adaptive_avg_pool1d(input, output_size):
-    """``F.adaptive_avg_pool1d`` via ``shims.nn.adaptive_avg_pool2d``."""
-    from ..nn import adaptive_avg_pool2d
-
-    return adaptive_avg_pool2d(input.unsqueeze(-2), (1, _first(output_size))).squeeze(-2)

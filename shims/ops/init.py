@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 
 import jittor as jt
-
+import numpy as np
 
 __all__ = ['zeros_', 'ones_', 'xavier_normal_', 'orthogonal_']
 
@@ -39,7 +39,6 @@ def xavier_normal_(tensor, gain: float = 1.0, generator=None):
 def orthogonal_(tensor, gain: float = 1.0, generator=None):
     """``nn.init.orthogonal_``: torch's recipe, a QR of a normal (rows, numel/rows) matrix (the
     transpose when wider than tall) with the signs of R's diagonal, times ``gain``."""
-    import numpy as np
     if tensor.ndim < 2:
         raise ValueError("orthogonal_: only tensors with 2 or more dimensions are supported")
     rows = int(tensor.shape[0])

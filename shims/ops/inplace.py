@@ -11,6 +11,7 @@ import math
 import jittor as jt
 import numpy as np
 
+from . import dropout as dropouts
 from . import functional as F
 from ._common import _inplace
 from .gather_scatter import index_add, index_copy, index_fill, index_put, masked_scatter, put
@@ -50,9 +51,8 @@ def _from_functional(name):
 
 
 def _dropout(name):
-    """``shims.nn.dropouts.<name>``, imported when called (``shims.nn`` imports these ops)."""
+    """``shims.ops.dropout.<name>``."""
     def g(x, p, train):
-        from ..nn import dropouts
         return getattr(dropouts, name)(x, p, train)
     g.__name__ = name
     return g

@@ -9,6 +9,8 @@ import math
 import jittor as jt
 import numpy as np
 
+from .dropout import _dropout
+
 __all__ = [
     "feature_dropout", "exponential_", "cauchy_", "log_normal_", "geometric_", "multinomial",
 ]
@@ -16,7 +18,6 @@ __all__ = [
 
 def feature_dropout(input, p: float, train: bool):
     """``torch.feature_dropout``: whole ``input[n, c]`` slices."""
-    from ..nn.dropouts import _dropout
     return _dropout(input, p, train, True, False)
 
 

@@ -16,7 +16,7 @@ import numpy as np
 import jittor as jt
 
 from ..ops.pointwise import lerp
-from .extra import _f32, _scalar, _Torchlike
+from .torchlike import _f32, _scalar, _Torchlike
 
 __all__ = ["Adafactor"]
 

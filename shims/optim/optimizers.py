@@ -20,6 +20,7 @@ import numpy as np
 import jittor as jt
 
 from .. import autograd as _autograd
+from ..nn.functional import clip_grad_norm_
 from . import grads as _grads
 
 __all__ = ["Optimizer", "Adam", "AdamW", "SGD", "RMSprop"]
@@ -54,7 +55,7 @@ def _to_var(value, like: jt.Var) -> jt.Var:
     return jt.array(np.asarray(value).astype(np.dtype(str(like.dtype)))).reshape(like.shape).stop_grad()
 
 
-_zero_grads = _autograd.zero_grads  # the name shims.nn.Module.zero_grad imports
+_zero_grads = _autograd.zero_grads
 # Jittor's own Var.update, for optimizer state (gradient-stopped buffers): the store's
 # Var.update also keeps a trainable Var trainable, a check a state buffer never needs
 _set = _autograd._C_UPDATE
@@ -188,7 +189,6 @@ class Optimizer(jt.optim.Optimizer):
 
     def clip_grad_norm(self, max_norm: float, norm_type: int = 2) -> None:
         """Jittor's ``opt.clip_grad_norm``: ``shims.nn.clip_grad_norm_`` over this optimizer's parameters."""
-        from ..nn.functional import clip_grad_norm_
         clip_grad_norm_(self.params(), max_norm, norm_type)
 
     def state_dict(self) -> Dict[str, Any]:

@@ -19,13 +19,13 @@ import math
 import warnings
 from typing import Any, Callable, Dict, List, Optional
 
-import numpy as np
-
 import jittor as jt
+import numpy as np
 
 from ..autograd import _JT_BUFFERS
 from ..grad_mode import no_grad
 from ..nn.module import Module
+from ..nn.norm import _BatchNorm
 from ..ops.pointwise import lerp
 from .lr_scheduler import LRScheduler, _format_param
 
@@ -206,7 +206,6 @@ class AveragedModel(Module):
 
 
 def _batch_norms(model: jt.Module) -> list:
-    from ..nn.norm import _BatchNorm
     return [m for m in model.modules() if isinstance(m, _BatchNorm)]
 
 

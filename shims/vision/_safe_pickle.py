@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from shims.checkpoint.errors import CheckpointError
 from shims.checkpoint.numpy_globals import ArrayBuilder, numpy_globals
-from shims.checkpoint.standins import Function, _codecs_encode
+from shims.checkpoint.standins import Function
+from shims.checkpoint.torch_globals import _codecs_encode
 from shims.checkpoint.unpickler import SafeUnpickler
 
 __all__ = ["load_numpy_pickle"]

@@ -12,9 +12,8 @@ from pathlib import Path
 from typing import Dict, Optional
 
 from porter.doctor import checks as DOC
-from porter.doctor import env_module
+from porter.machine import env as ENV  # noqa: F401  (the settings; the tests import it from here)
 
-ENV = env_module()  # shims/env.py: the settings
 
 
 def make_exe(folder: Path, name: str, body: str) -> Path:

@@ -10,9 +10,10 @@ from pathlib import Path
 
 from doctor_fakes import ENV, cache_dir, context, make_exe
 
+from porter.machine import cuda_extras as EXTRAS
+
 from porter.doctor import checks as DOC
 
-EXTRAS = ENV._sibling("cuda_extras")
 CUDNN8 = ("libcudnn.so", "libcudnn_ops_infer.so", "libcudnn_ops_train.so", "libcudnn_cnn_infer.so",
           "libcudnn_cnn_train.so")
 

@@ -3,7 +3,7 @@ correctly rounded division.
 
 Jittor compiles its kernels with ``-Ofast`` unless told otherwise (finite math, reciprocal
 division, denormals flushed): ``1/0`` gave NaN, ``2/1`` gave 1.9999999 and ``isinf`` never fired.
-``shims/env.py`` now sets ``cc_flags=-O2`` so kernels compile without fast math; these cases pin
+``porter/machine/env.py`` now sets ``cc_flags=-O2`` so kernels compile without fast math; these cases pin
 that, each value compared exactly where torch's result is exact (``rtol=0, atol=0``), with NaN
 and infinity positions and signs compared as they are everywhere in the suite.
 """

@@ -18,6 +18,10 @@ from pathlib import Path
 from typing import Any, Callable, Dict, Optional
 from urllib.parse import urlparse
 
+import numpy as np
+
+from ...checkpoint import load
+
 __all__ = ["Weights", "WeightsEnum", "hub_checkpoint_dir"]
 
 #: where torchvision downloads its weights from (only the file names matter here)
@@ -69,8 +73,6 @@ class WeightsEnum(enum.Enum):
 
     def get_state_dict(self, progress: bool = True, check_hash: bool = False, **_ignored) -> Dict[str, Any]:
         """The state dict from the local torch hub cache (numpy arrays, torch's keys)."""
-        from ...checkpoint import load
-
         path = hub_checkpoint_dir() / self.file_name
         if not path.is_file():
             raise FileNotFoundError(
@@ -132,8 +134,6 @@ def build(make: Callable[..., Any], weights, kwargs: Dict[str, Any], progress: b
 def _with_batch_counts(state_dict: Dict[str, Any]) -> Dict[str, Any]:
     """Files saved before torch 0.4.1 (torchvision's DenseNet and VGG-BN weights) have no
     ``num_batches_tracked``; torch's BatchNorm fills 0 for them (its version-1 load hook)."""
-    import numpy as np
-
     out = dict(state_dict)
     for k in state_dict:
         if k.endswith(".running_mean") and k[:-len("running_mean")] + "num_batches_tracked" not in out:
