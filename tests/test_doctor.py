@@ -105,8 +105,8 @@ def test_env_script_still_prints_exports():
     assert set(words) <= {"nvcc_path", "use_mkl", "cache_name", "cc_flags"}
     # IEEE kernels by default, in a cache of their own (a plain `import jittor` keeps `default`)
     assert words["cc_flags"] == "-O2" and words["cache_name"] == "jtport_ieee"
-    fast = subprocess.run(["python3", "-m", "porter.machine.env", "--exports"], cwd=ROOT, capture_output=True, text=True,
-                          timeout=60, env={"PATH": os.environ["PATH"], "HOME": os.environ["HOME"],
+    fast = subprocess.run(["python3", "-m", "porter.machine.env", "--exports"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60, env={"PATH": os.environ["PATH"], "HOME": os.environ["HOME"],
                                            "JTPORT_FAST_MATH": "1"})
     words = dict(w.split("=", 1) for w in fast.stdout.split())
     assert "cc_flags" not in words and words["cache_name"] == "jtport_fast"

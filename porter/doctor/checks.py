@@ -15,8 +15,8 @@ from .base import (JITTOR_ASSETS_HOST, JITTOR_ASSETS_URL, MSVC_CL, STATUSES, Che
 from .cuda import (CUTLASS_ARCHIVE, JTCUDA_ARCHIVES, check_cuda_build, check_cuda_driver, check_cuda_runtime,
                    check_cutlass, check_gpu)
 from .data import DEAD_URLS, check_datasets
-from .jittor_env import (ONEDNN_ARCHIVES, check_arithmetic, check_jittor_cache, check_jittor_import, check_numpy, check_onednn,
-                         check_torch)
+from .jittor_env import (ONEDNN_ARCHIVES, check_arithmetic, check_jittor_cache, check_jittor_import, check_numpy,
+                         check_onednn, check_torch)
 from .runtime import MEMORY_EXPLANATION, check_runtime
 from .toolchain import check_compiler, check_home, check_mpi, check_python
 
@@ -26,7 +26,8 @@ __all__ = ["STATUSES", "Finding", "Check", "CheckContext", "CHECKS", "RUNTIME_CH
            "ONEDNN_ARCHIVES", "CUTLASS_ARCHIVE", "JTCUDA_ARCHIVES", "MSVC_CL", "DEAD_URLS",
            "JITTOR_ASSETS_HOST", "JITTOR_ASSETS_URL",
            "check_python", "check_compiler", "check_cuda_runtime", "check_gpu", "check_cuda_driver",
-           "check_onednn", "check_arithmetic", "check_cuda_build", "check_cutlass", "check_jittor_cache", "check_jittor_import",
+           "check_onednn", "check_arithmetic", "check_cuda_build", "check_cutlass", "check_jittor_cache",
+           "check_jittor_import",
            "check_numpy", "check_torch", "check_datasets", "check_runtime", "check_home", "check_mpi"]
 
 
