@@ -87,7 +87,8 @@ def _operands_widened(name: str, original):
 def _expand(original):
     def expand(self, *shape):
         out = original(self, *shape)
-        return widened(self, tuple(out.shape)) if tuple(out.shape) != tuple(self.shape) else out
+        wide = widened(self, tuple(out.shape))
+        return out if wide is self else wide
 
     expand.__doc__ = "``Tensor.expand`` whose gradient sums in float64 (shims.ops.broadcast_grad)"
     expand._broadcast_grad = True
