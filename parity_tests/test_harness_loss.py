@@ -236,3 +236,57 @@ def test_r1_spec_on_stylegan2_reference_discriminator(tmp_path):
     spec = tmp_path / "sg2_r1.toml"
     spec.write_text(D_SPEC)
     run_parity_spec(spec, tmp_path)
+
+
+# two terms and their weighted total, as a training step writes them; under Jittor (the converted
+# module) the auxiliary term is deliberately 1% off: the fault a proof of the total hides
+TERMS_REF = '''
+import sys
+
+import torch.nn.functional as F
+
+AUX_WEIGHT = 1e-7
+
+
+def losses(D, inputs, outputs):
+    """The named terms of one step: the adversarial term and an auxiliary logit penalty."""
+    aux = outputs.square().mean()
+    if "jittor" in sys.modules:  # the deliberately broken port of this term
+        aux = aux * 1.01
+    return {"main": F.softplus(-outputs).mean(), "aux": aux}
+
+
+def total(D, inputs, outputs):
+    """The weighted total the training step differentiates."""
+    terms = losses(D, inputs, outputs)
+    return terms["main"] + AUX_WEIGHT * terms["aux"]
+'''
+
+
+def test_loss_terms_expose_a_term_the_total_hides(tmp_path):
+    """``loss = [...]``: one torch reference and one gradient row per term (``m:fn[key]`` picks an
+    entry of a loss returning a dict).  On models_ref's StyleGAN2 Discriminator, a term broken by
+    1% under Jittor but weighted 1e-7 in the total: the total alone passes, the term's own row
+    fails and names it, the other term's row passes."""
+    from parity_tests.ported import PORTED, ROOT as PROOT, import_ported
+    from porter.prove.processes import run_module
+
+    import_ported("models_ref.stylegan2.networks")
+    (tmp_path / "gterms.py").write_text(TERMS_REF)
+    base = D_SPEC.replace("[train]\nsteps = 1", "[train]\nsteps = 0")
+
+    def parity(name: str, loss: str):
+        spec = tmp_path / f"{name}.toml"
+        spec.write_text(base.replace('loss = "r1loss:r1"', loss))
+        return run_module("porter.cli", ["parity", spec, "--out", tmp_path / name, "--torch-root", PROOT,
+                                         "--jittor-root", PORTED], PROOT, tmp_path, timeout=1800)
+
+    alone = parity("total", 'loss = "gterms:total"')
+    assert alone.returncode == 0, alone.stdout[-3000:] + alone.stderr[-3000:]
+    terms = parity("terms", 'loss = ["gterms:total", "gterms:losses[main]", "gterms:losses[aux]"]')
+    out = terms.stdout
+    assert terms.returncode == 1, out[-3000:] + terms.stderr[-3000:]
+    assert "ok   forward" in out and "ok   grads[gterms:total]" in out, out
+    assert "ok   grads[gterms:losses[main]]" in out, out
+    assert "FAIL grads[gterms:losses[aux]]" in out, out
+    assert (tmp_path / "terms" / "terms" / "gterms.losses.aux" / "reference.npz").exists()

@@ -45,7 +45,7 @@ LEAVES = ("porter.mapping", "porter.machine")
 TORCH_SIDE = "porter.prove.torch_side"
 #: The prove modules the torch side imports: standard library and numpy at module level.
 SHARED_WITH_TORCH = ("porter.prove.common", "porter.prove.spec", "porter.prove.checkpoint",
-                     "porter.prove.checkpoint_files", "porter.prove.workspace")
+                     "porter.prove.checkpoint_files", "porter.prove.workspace", "porter.prove.loss_terms")
 #: bench modules that still import a parity suite's fixture, each with its reason.
 BENCH_USES_SUITE = {
     # StyleGAN2's parity configuration (sizes, optimizers, injected draws, batches) drives the

@@ -37,6 +37,9 @@ PRELUDE = (
 #: draws), ``stats`` (shape, dtype, and mean/std within ``atol``: random initialisers).
 COMPARES = ("value", "shape", "stats")
 
+#: how much further from the float64 gradient than torch's float32 one a ``ref64`` case's may be
+ACCURACY_FACTOR = 2.0
+
 _SPEC = re.compile(r"^(?P<kind>[a-z0-9]+)(?:<(?P<lo>-?\d+),(?P<hi>-?\d+)>)?\[(?P<shape>[\d, ]*)\]$")
 
 
@@ -67,6 +70,10 @@ class Case:
     #: a measured gap not closed yet: the case is run and must fail (pytest xfail, strict);
     #: the text is the measured cause
     xfail: str = ""
+    #: judge accuracy against float64: the torch side also differentiates the case in float64
+    #: (inputs and modules cast), and each float32 gradient of the port must be within
+    #: :data:`ACCURACY_FACTOR` x torch's own float32 error (both against that reference)
+    ref64: bool = False
 
     def source(self, part: str) -> str:
         """The full torch source of ``setup`` or ``src`` (with the import prelude)."""

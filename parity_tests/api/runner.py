@@ -32,7 +32,7 @@ import numpy as np
 
 from porter.prove.torchside import TorchSide
 
-from .case import Case, all_cases, area_of
+from .case import ACCURACY_FACTOR, Case, all_cases, area_of
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES_DIR = ROOT / "parity_tests" / "api"
@@ -124,6 +124,14 @@ def _errors(got: np.ndarray, want: np.ndarray) -> Tuple[float, float]:
     return float(d.max()), float(rel.max())
 
 
+def normwise_error(got: np.ndarray, ref: np.ndarray) -> float:
+    """``max|got - ref| / max|ref|`` (0 for an all-zero reference matched exactly)."""
+    g, r = got.astype(np.float64).reshape(-1), ref.astype(np.float64).reshape(-1)
+    scale = float(np.abs(r).max()) if r.size else 0.0
+    d = float(np.abs(g - r).max()) if r.size else 0.0
+    return d / scale if scale > 0 else d
+
+
 def close(got: np.ndarray, want: np.ndarray, rtol: float, atol: float) -> Optional[str]:
     """None when ``got`` matches ``want`` within tolerance (NaN/inf positions equal), else why."""
     g = got.astype(np.float64)
@@ -180,10 +188,13 @@ class CaseRunner:
 
         Unfused by default (one kernel per op, shared by every case).  ``fuse=True`` lets
         Jittor fuse, which is where it hands convolutions and matmuls to oneDNN
-        (``use_mkl=1``): only a fused reindex-multiply-reduce is relayed."""
+        (``use_mkl=1``): only a fused reindex-multiply-reduce is relayed.  ``ref64`` cases
+        always run fused: their accuracy is that of the kernels a user's model runs."""
         import jittor as jt
 
         res = CaseResult(case.id, case.api)
+        # a ref64 case judges the accuracy of the kernels users run: fused (oneDNN/MKL relays)
+        fuse = fuse or case.ref64
         try:
             with jt.flag_scope(no_fuse=0 if fuse else 1):
                 self._run(case, res)
@@ -262,12 +273,16 @@ class CaseRunner:
         import jittor as jt
 
         todo = [c for c in cases if not c.expect_unsupported]
-        for start in range(0, len(todo), batch):
+        # ref64 cases run fused (see run): their own batches, fused
+        batches = [(todo[s:s + batch], 1) for s in range(0, len(todo), batch)]
+        batches = [([c for c in b if not c.ref64], f) for b, f in batches] + \
+            [([c for c in todo if c.ref64], 0)]
+        for group, no_fuse in batches:
             pending = []
-            for case in todo[start:start + batch]:
+            for case in group:
                 res = CaseResult(case.id, case.api)
                 try:
-                    with jt.flag_scope(no_fuse=1):
+                    with jt.flag_scope(no_fuse=no_fuse):
                         executed = self._execute(case, res)
                         if executed is None:
                             continue
@@ -278,7 +293,8 @@ class CaseRunner:
                 except Exception:  # noqa: BLE001 - reported by the case's own run
                     continue
             try:
-                jt.sync(pending)
+                with jt.flag_scope(no_fuse=no_fuse):
+                    jt.sync(pending)
             except Exception:  # noqa: BLE001 - one failing case spoils only the warm-up
                 pass
             jt.clean_graph()
@@ -389,6 +405,9 @@ class CaseRunner:
         if why:
             res.problems.append(f"{key}: {why}")
             return False
+        ref = arrays.get(f"{case.id}::out64::{key}")
+        if case.ref64 and ref is not None:
+            return self._accurate(key, got, expected, ref, res)
         return True
 
     def _grad_vars(self, case, entry, got, arrays, leaves, res):
@@ -447,7 +466,25 @@ class CaseRunner:
             if why:
                 res.problems.append(f"grad {n}: {why}")
                 ok = False
+            ref = arrays.get(f"{case.id}::grad64::{n}")
+            if case.ref64 and ref is not None:
+                ok = self._accurate(f"grad {n}", gv, want, ref, res) and ok
         res.gradient = ok
+
+    @staticmethod
+    def _accurate(name: str, got: np.ndarray, torch32: np.ndarray, ref: np.ndarray, res: CaseResult) -> bool:
+        """A ``ref64`` result's judge: the port's float32 error (normwise, against torch's
+        float64 result) within ``ACCURACY_FACTOR`` x torch's own float32 error."""
+        ours, theirs = normwise_error(got, ref), normwise_error(torch32, ref)
+        # one float32 ulp of the result's scale: a float32 result is judged no finer (torch's own
+        # error on one summed scalar is a single draw, below half an ulp when it is lucky)
+        bound = ACCURACY_FACTOR * max(theirs, 2.0 ** -23)
+        res.notes.append(f"{name}: float32 error {ours:.3g} vs torch's {theirs:.3g} (float64 reference)")
+        if ours > bound:
+            res.problems.append(f"{name}: float32 error {ours:.3g} is {ours / max(theirs, 1e-300):.3g}x "
+                                f"torch's own {theirs:.3g} (allowed {ACCURACY_FACTOR:g}x)")
+            return False
+        return True
 
 
 class ResultStore:

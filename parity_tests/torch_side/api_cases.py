@@ -106,8 +106,51 @@ def run_case(case, arrays, meta):
                     g = torch.zeros_like(leaves[n])
                 arrays[f"{cid}::grad::{n}"] = g.detach().cpu().numpy()
                 entry["grads"].append(n)
+        if case.ref64:
+            outs64, grads64 = float64_run(case, inputs, arrays)
+            arrays.update((f"{cid}::out64::{k}", v) for k, v in outs64.items())
+            arrays.update((f"{cid}::grad64::{n}", g) for n, g in grads64.items())
     except Exception:  # recorded: the Jittor side reports the case as failing with it
         entry["error"] = traceback.format_exc(limit=3)
+
+
+def float64_run(case, inputs, arrays):
+    """The float outputs and gradients of a ``ref64`` case computed in float64: float inputs and
+    the modules the setup builds (with the float32 run's weights) cast to float64, the same
+    projections R.  Returns ``({output key: array}, {leaf name: gradient})``."""
+    cid = case.id
+    torch.manual_seed(0)
+    ns, leaves = {}, {}
+    for name, a in inputs.items():
+        t = torch.from_numpy(a.copy())
+        if t.is_floating_point():
+            t = t.double()
+            if name not in case.const:
+                t.requires_grad_(True)
+                leaves[name] = t
+        ns[name] = t
+    if case.setup:
+        exec(compile(case.source("setup"), f"<{cid} setup, float64>", "exec"), ns)
+    for mname, mod in list(ns.items()):
+        if isinstance(mod, nn.Module) and not mname.startswith("_"):
+            mod.double()
+            sd = {k[len(f"{cid}::sd::{mname}."):]: torch.from_numpy(v) for k, v in arrays.items()
+                  if k.startswith(f"{cid}::sd::{mname}.")}
+            mod.load_state_dict({k: v.double() if v.is_floating_point() else v for k, v in sd.items()})
+            leaves.update((f"{mname}.{k}", p) for k, p in mod.named_parameters() if p.requires_grad)
+    exec(compile(case.source("src"), f"<{cid}, float64>", "exec"), ns)
+    flat = []
+    for name in case.outputs:
+        _flatten(name, ns[name], flat)
+    outs = {key: v.detach().numpy() for key, v in flat if isinstance(v, torch.Tensor) and v.is_floating_point()}
+    terms = [(v * torch.from_numpy(arrays[f"{cid}::R::{key}"])).sum() for key, v in flat
+             if f"{cid}::R::{key}" in arrays]
+    if not terms or not leaves:
+        return outs, {}
+    names = list(leaves)
+    grads = torch.autograd.grad(sum(terms), [leaves[n] for n in names], allow_unused=True)
+    return outs, {n: (torch.zeros_like(leaves[n]) if g is None else g).detach().numpy()
+                  for n, g in zip(names, grads)}
 
 
 def main():

@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 from typing import List, Optional
 
-from . import checkpoint, spec, workspace
+from . import checkpoint, loss_terms, spec, workspace
 from .checkpoint import require_file
 
 HARNESS = Path(__file__).resolve().parent
@@ -73,6 +73,7 @@ def _torch_side(spec, out: Path, torch_python: str) -> Optional[str]:
         with workspace.torch_pythonpath() as pythonpath:
             extra = [a for cf in spec.checkpoints
                      for a in ("--checkpoint", f"{cf.part}={cf.file}" if cf.part else str(cf.file))]
+            extra += ["--loss", spec.loss] if len(spec.loss_terms) > 1 else []
             proc = subprocess.run([torch_python, "-m", "porter.prove.torch_side.spec_torch", str(spec.path),
                                    "--out", str(out), "--torch-root", str(spec.torch_root), *extra],
                                   cwd=workspace.ROOT, env=workspace.torch_env(pythonpath),
@@ -131,15 +132,33 @@ def main(argv: List[str]) -> int:
     out = Path(args.out) if args.out else Path.cwd() / "build" / "parity" / "user" / spec.name
     out.mkdir(parents=True, exist_ok=True)
 
-    print(f"torch side: {spec.factory} from {spec.torch_root}")
-    try:
-        err = _torch_side(spec, out, torch_python)
-    except specmod.SpecError as e:
-        err = str(e)
-    if err:
-        print(f"jtport parity: error: {err}", file=sys.stderr)
-        return 2
+    # one torch reference and one set of gradient rows per loss term (porter.prove.loss_terms)
+    terms = spec.loss_terms if len(spec.loss_terms) > 1 else [None]
+    runs = [(specmod.for_term(spec, t) if t else spec, out / "terms" / loss_terms.folder_name(t) if t else out,
+             f"[{t}]" if t else "") for t in terms]
+    for one, where, label in runs:  # every torch side first: a failing one stops before any Jittor work
+        where.mkdir(parents=True, exist_ok=True)
+        print(f"torch side: {one.factory} from {one.torch_root}" + (f", loss {one.loss}" if label else ""))
+        try:
+            err = _torch_side(one, where, torch_python)
+        except specmod.SpecError as e:
+            err = str(e)
+        if err:
+            print(f"jtport parity: error: {err}", file=sys.stderr)
+            return 2
+    rows: list = []
+    for n, (one, where, label) in enumerate(runs):
+        code = _check(one, where, rtol, atol, rows, first=n == 0, label=label)
+        if code is not None:
+            return code
+    return _report(rows, out, spec.name)
 
+
+def _check(spec, out: Path, rtol: float, atol: float, rows: list, first: bool, label: str) -> Optional[int]:
+    """The port's rows against the torch reference in ``out`` (appended to ``rows``: the
+    checkpoint and forward rows only when ``first``, the gradient and step rows named with
+    ``label``); an exit code if the run cannot go on, else None."""
+    specmod = _harness()
     # lazy: import shims costs about 1 s (docs/ARCHITECTURE.md); only a run that reaches the
     # Jittor side pays it
     import shims  # noqa: F401  (applies the Jittor environment before jittor is imported)
@@ -154,15 +173,17 @@ def main(argv: List[str]) -> int:
     except specmod.SpecError as e:
         print(f"jtport parity: error: {e}", file=sys.stderr)
         return 2
-    print(f"jittor side: {spec.jittor_factory} from {spec.jittor_root}")
-    rows, weights = [], None
+    if first:
+        print(f"jittor side: {spec.jittor_factory} from {spec.jittor_root}")
+    weights = None
     if spec.checkpoints:
         try:
             row, weights = checkpoint.check_port(spec, model, out / "reference.npz", out / "results")
         except specmod.SpecError as e:
             print(f"jtport parity: error: {e}", file=sys.stderr)
             return 2
-        rows.append(row)
+        if first or weights is None:
+            rows.append(row)
         if weights is None:  # the converted model does not load the file: nothing else to compare
             return _report(rows, out, spec.name)
     try:
@@ -174,10 +195,11 @@ def main(argv: List[str]) -> int:
         print(f"jtport parity: error: loading the torch weights into the port failed: {e}", file=sys.stderr)
         return 1
     p.float64_first(spec.optimizer if spec.steps else None)  # before anything float32: see ModelParity.float64_run
-    rows += [p.check_forward("forward", rtol, atol), p.check_grads("grads", rtol, atol)]
+    rows += [p.check_forward("forward", rtol, atol)] if first else []
+    rows.append(p.check_grads("grads" + label, rtol, atol))
     if spec.steps:
-        rows.append(p.check_steps("steps", spec.optimizer, rtol, atol))
-    return _report(rows, out, spec.name)
+        rows.append(p.check_steps("steps" + label, spec.optimizer, rtol, atol))
+    return None
 
 
 def _report(rows, out: Path, name: str) -> int:

@@ -33,6 +33,7 @@ from porter.prove.divergence import Divergence, first_diverging, first_diverging
 from porter.prove.reference import Reference, flatten, in_float64, load_weights, to_numpy, to_var
 from porter.prove.tolerance import (FLOAT32_ZERO, ROUNDING_FACTOR, compare_sets, float64_note, make_row,
                                     within_torch_rounding)
+from porter.prove import accuracy
 
 Arrays = Dict[str, np.ndarray]
 Forward = Callable[[Any, Mapping[str, Any]], Any]
@@ -158,6 +159,10 @@ class ModelParity:
         self.reset()
         got = dict(flatten(self.run(), "out"))
         comps = compare_sets(got, self.ref.outputs, rtol, atol, "output")
+        noisy, ratio = accuracy.noisier_than_torch(got, self.ref.outputs, self.ref.group("output64/"), list(got))
+        if noisy:
+            note = f"float32 error up to {ratio:.3g}x torch's own (both against torch's float64 outputs)"
+            return make_row(self.suite, case, noisy + comps, None, note, self.results)
         if not all(c.ok for c in comps) and self.ref.group("output64/"):
             outs64 = self.float64_run()[0]
             comps64 = compare_sets({n: outs64[n] for n in self.ref.group("output64/") if n in outs64},
@@ -249,13 +254,20 @@ class ModelParity:
             comps = self._grad_comps(rtol, atol, float64=True)[0]
             return make_row(self.suite, case, comps, None, "float64 on both sides", self.results)
         comps, got32 = self._grad_comps(rtol, atol)
-        if not all(c.ok for c in comps) and "loss64" in self.ref.arrays:
-            comps64 = self._grad_comps(rtol, atol, float64=True)[0]
+        if "loss64" in self.ref.arrays:
             ref32 = {"loss": self.ref["loss"], **{f"grad/{n}": g for n, g in self.ref.grads.items()}}
             ref64 = {"loss": self.ref["loss64"], **{f"grad/{n}": g for n, g in self.ref.grads64.items()}}
             # a gradient that is zero up to float64 rounding (a bias before a normalisation) is
             # cancellation residue in float32 on both sides: nothing for the ratio to measure
             residue = {f"grad/{n}" for n in self.rounding_level_gradients()}
+            noisy, ratio = accuracy.noisier_than_torch(got32, ref32, ref64, [c.name for c in comps
+                                                                              if c.name not in residue])
+            if noisy:
+                note = (f"float32 error up to {ratio:.3g}x torch's own (both against torch's float64 gradients; "
+                        f"allowed {accuracy.ROUNDING_FACTOR:g}x whatever rtol/atol say)")
+                return make_row(self.suite, case, noisy + comps, None, note, self.results)
+        if not all(c.ok for c in comps) and "loss64" in self.ref.arrays:
+            comps64 = self._grad_comps(rtol, atol, float64=True)[0]
             judged = [c.name for c in comps if not c.ok and c.name not in residue]
             rounding, ratio = within_torch_rounding(got32, ref32, ref64, judged, rtol, atol)
             if all(c.ok for c in comps64) and all(c.ok for c in rounding):

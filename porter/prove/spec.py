@@ -18,6 +18,9 @@ which inputs.  TOML, read by both sides (torch side in ``.venv-torch``, Jittor s
     #                                   # autograd.grad(create_graph=True) inside it); a factory
     #                                   # may live there too ("losses:Nets", upstream's networks
     #                                   # held together as its training code holds them)
+    # loss = ["losses:total", "losses:terms[style]"]  # or a list of terms: one torch reference
+    #                                   # and one gradient row per term ("m:fn[key]": entry key
+    #                                   # of a loss returning a dict); steps with the first only
     # checkpoint = "weights/gen_00600000.pt"  # optional: a file the torch code wrote; both sides
     #                                   # load it (torch.load / shims.load) instead of seeded weights
     # checkpoint_key = "gen_test"       # optional dotted path to the state dict inside it
@@ -66,6 +69,7 @@ from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from porter.prove.common import SeededStream
+from .loss_terms import parse_term, term_callable
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -118,6 +122,8 @@ class Spec:
     loss: Optional[str] = None
     loss_root: Optional[Path] = None
     loss_inputs: Dict[str, Any] = field(default_factory=dict)
+    #: every term of ``loss = [...]`` (:mod:`.loss_terms`); ``loss`` is the one being checked
+    loss_terms: List[str] = field(default_factory=list)
     checkpoint: Optional[Path] = None
     checkpoint_key: Optional[str] = None
     checkpoint_parts: Dict[str, Path] = field(default_factory=dict)
@@ -152,6 +158,17 @@ def _is_target(text: str) -> bool:
 def _target(value: Any, path: Path, key: str) -> str:
     _require(isinstance(value, str) and _is_target(value), path, f"{key} must be 'module:callable', got {value!r}")
     return value
+
+
+def _loss_terms(value: Any, path: Path) -> List[str]:
+    """``loss`` as a list of terms (:mod:`.loss_terms`): one string or a non-empty list."""
+    terms = value if isinstance(value, list) else [value]
+    _require(bool(terms) and len(set(map(str, terms))) == len(terms), path,
+             f"loss must be 'module:callable' or a list of distinct ones, got {value!r}")
+    for t in terms:
+        _require(parse_term(t) is not None, path,
+                 f"loss must be 'module:callable' (or 'module:callable[key]' for one entry of a dict), got {t!r}")
+    return list(terms)
 
 
 def load_spec(path) -> Spec:
@@ -218,7 +235,8 @@ def load_spec(path) -> Spec:
                 factory_kwargs=dict(data.get("factory_kwargs", {})),
                 forward_kwargs=dict(data.get("forward_kwargs", {})),
                 shared_random=bool(data.get("shared_random", False)),
-                loss=_target(data["loss"], path, "loss") if "loss" in data else None,
+                loss=_loss_terms(data["loss"], path)[0] if "loss" in data else None,
+                loss_terms=_loss_terms(data["loss"], path) if "loss" in data else [],
                 loss_root=(base / data.get("loss_root", ".")).resolve(), loss_inputs=dict(loss_inputs),
                 checkpoint=(base / whole).resolve() if whole else None,
                 checkpoint_key=data.get("checkpoint_key"),
@@ -327,7 +345,8 @@ def build_loss(spec: Spec, side: str, converted: Optional[Path] = None) -> Optio
     :func:`convert_loss` wrote)."""
     if spec.loss is None:
         return None
-    return resolve(spec.loss, _loss_root(spec, side, converted))
+    target, key = parse_term(spec.loss)
+    return term_callable(resolve(target, _loss_root(spec, side, converted)), key)
 
 
 def factory_in_loss(spec: Spec) -> bool:
@@ -357,6 +376,14 @@ def torch_sources(spec: Spec) -> List[Path]:
             raise SpecError(f"{spec.path}: torch_root {root} holds more than {MAX_TORCH_FILES} Python files: "
                             f"point it at the project's folder")
     return sorted(files)
+
+
+def for_term(spec: Spec, term: str) -> Spec:
+    """The spec checking one term of its loss list (a SpecError if it lists no such term);
+    optimizer steps only with the first term (the training's total, by convention)."""
+    if term not in spec.loss_terms:
+        raise SpecError(f"{spec.path}: loss lists {spec.loss_terms}, not {term!r}")
+    return dataclasses.replace(spec, loss=term, steps=spec.steps if term == spec.loss_terms[0] else 0)
 
 
 def with_roots(spec: Spec, torch_root: Optional[Path] = None, jittor_root: Optional[Path] = None,

@@ -8,6 +8,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 
 
+from porter.prove import accuracy
 from porter.prove.common import Comparison, compare
 from porter.prove.results import RESULTS, Row, record
 from porter.prove.divergence import Divergence
@@ -58,12 +59,8 @@ def float64_note(what: str, comps32: Sequence[Comparison], comps64: Sequence[Com
 FLOAT32_ZERO = 1e-6
 
 #: How far the port's float32 result may sit from torch's float64 one, in units of torch's own
-#: float32 error on the same array, when float32 alone cannot decide (:func:`within_torch_rounding`).
-#: Two float32 implementations that sum in different orders have rounding errors of the same
-#: size but independent signs and places; over an array the larger of the two maxima is within a
-#: few times the other (measured on the seed systems' specs: see docs/parity.md). A port error
-#: (a missing eps, a biased variance, a lost gradient path) is not bounded by torch's rounding.
-ROUNDING_FACTOR = 8.0
+#: float32 error on the same array (:mod:`.accuracy`, :func:`within_torch_rounding`).
+ROUNDING_FACTOR = accuracy.ROUNDING_FACTOR
 
 
 def within_torch_rounding(got32: Mapping[str, Any], ref32: Mapping[str, np.ndarray], ref64: Mapping[str, np.ndarray],

@@ -31,6 +31,7 @@ from jittor import compile_extern, compiler
 from jittor import nn as jnn
 
 from ..autograd import Function
+from ..ops._common import float_sum
 from .module import Module
 from .pooling import _as_4d, _pair
 
@@ -99,7 +100,7 @@ class _OneDNNConv2d(Function):
             dyy = dy.reindex(shape, ["i0", f"i1*{og}+i2", "i4", "i5"])
             gx = None if x.is_stop_grad() else (dyy * w.reindex(shape, wi_)).reindex_reduce("add", x.shape, xi)
             gw = None if w.is_stop_grad() else (dyy * x.reindex(shape, xi)).reindex_reduce("add", w.shape, wi_)
-        return gx, gw, (None if b is None else dy.sum([0, 2, 3]))
+        return gx, gw, (None if b is None else float_sum(dy, (0, 2, 3)))
 
 
 def conv2d(input: jt.Var, weight: jt.Var, bias: Optional[jt.Var] = None, stride=1, padding=0,
@@ -119,7 +120,11 @@ def conv2d(input: jt.Var, weight: jt.Var, bias: Optional[jt.Var] = None, stride=
             and int(weight.shape[1]) > 16 and not jt.flags.use_cuda and _conv_op() is not None):
         y = _OneDNNConv2d(stride, padding, dilation, groups)(x, weight, bias)
     else:
-        y = jnn.conv2d(x, weight, bias, stride, padding, dilation, groups)
+        # the bias added here, not by jnn.conv2d's explicit ``bias.broadcast``: the operator
+        # sums its gradient in float64 (shims.ops.broadcast_grad); the same single addition
+        y = jnn.conv2d(x, weight, None, stride, padding, dilation, groups)
+        if bias is not None:
+            y = y + bias.reshape(1, -1, 1, 1)
     return y.squeeze(0) if unbatched else y
 
 

@@ -21,6 +21,7 @@ import jittor as _jt
 
 from . import (combine, creation, dtypes, functional, gather_scatter, init, inplace, linalg, pointwise, reduce,
                sampling, shape, statistics)
+from . import broadcast_grad  # noqa: F401  (after dtypes: wraps its operators; float64 gradient sums)
 from .combine import *  # noqa: F401,F403
 from .creation import *  # noqa: F401,F403
 from .dtypes import *  # noqa: F401,F403

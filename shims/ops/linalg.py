@@ -7,7 +7,7 @@ import math
 import jittor as jt
 import numpy as np
 
-from ._common import Dim, _cast, _count, _dims, _scaled
+from ._common import Dim, _cast, _count, _dims, _scaled, float_sum
 from .shape import movedim
 
 __all__ = ['norm', 'linalg_norm', 'vector_norm', 'matrix_norm', 'mm', 'bmm', 'mv', 'dot', 'addmm', 'addmv', 'addbmm',
@@ -17,16 +17,16 @@ __all__ = ['norm', 'linalg_norm', 'vector_norm', 'matrix_norm', 'mm', 'bmm', 'mv
 
 def _p_norm(x, p, dims, keepdim):
     if p == 2:
-        return (x * x).sum(dims, keepdims=keepdim).sqrt()
+        return float_sum(x * x, dims, keepdim).sqrt()
     if p == 1:
-        return x.abs().sum(dims, keepdims=keepdim)
+        return float_sum(x.abs(), dims, keepdim)
     if p in (math.inf, float("inf")):
         return x.abs().max(dims, keepdims=keepdim)
     if p in (-math.inf, float("-inf")):
         return x.abs().min(dims, keepdims=keepdim)
     if p == 0:
         return (x != 0).float32().sum(dims, keepdims=keepdim)
-    return (x.abs() ** p).sum(dims, keepdims=keepdim) ** (1.0 / p)
+    return float_sum(x.abs() ** p, dims, keepdim) ** (1.0 / p)
 
 
 def norm(input, p="fro", dim: Dim = None, keepdim: bool = False, dtype=None):
@@ -51,12 +51,12 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dtype=None
     A = _cast(A, dtype)
     r, c = dim[0] % A.ndim, dim[1] % A.ndim
     if ord == "fro":
-        y = (A * A).sum((r, c), keepdims=True).sqrt()
+        y = float_sum(A * A, (r, c), True).sqrt()
     elif ord in (1, -1):
-        s = A.abs().sum(r, keepdims=True)
+        s = float_sum(A.abs(), (r,), True)
         y = s.max(c, keepdims=True) if ord == 1 else s.min(c, keepdims=True)
     elif ord in (math.inf, -math.inf):
-        s = A.abs().sum(c, keepdims=True)
+        s = float_sum(A.abs(), (c,), True)
         y = s.max(r, keepdims=True) if ord > 0 else s.min(r, keepdims=True)
     else:
         raise NotImplementedError(f"matrix_norm(ord={ord!r}) needs singular values")
@@ -227,7 +227,7 @@ def renorm(input, p: float, dim: int, maxnorm: float):
     """``torch.renorm``: each slice along ``dim`` with p-norm above ``maxnorm`` rescaled to it."""
     d = dim % input.ndim
     others = tuple(i for i in range(input.ndim) if i != d)
-    norm = (input.abs() ** p).sum(others, keepdims=True) ** (1.0 / p)
+    norm = float_sum(input.abs() ** p, others, True) ** (1.0 / p)
     factor = jt.ternary(norm > maxnorm, maxnorm / (norm + 1e-7), jt.ones_like(norm))
     return input * factor
 
@@ -265,12 +265,12 @@ def pdist(input, p: float = 2.0):
         return jt.zeros((0,), dtype=input.dtype)
     diff_ = input[jt.array(ii.astype(np.int32))] - input[jt.array(jj.astype(np.int32))]
     if p == 2:
-        return (diff_ * diff_).sum(1).sqrt()
+        return float_sum(diff_ * diff_, (1,)).sqrt()
     if p == float("inf"):
         return diff_.abs().max(1)
     if p == 0:
         return (diff_ != 0).cast(input.dtype).sum(1)
-    return (diff_.abs() ** p).sum(1) ** (1.0 / p)
+    return float_sum(diff_.abs() ** p, (1,)) ** (1.0 / p)
 
 
 def addr(input, vec1, vec2, *, beta=1, alpha=1):

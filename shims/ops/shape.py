@@ -9,6 +9,7 @@ import jittor as jt
 import numpy as np
 
 from ._common import Dim, _dims, _size
+from .broadcast_grad import widened
 
 __all__ = ['index_select', 'roll', 'squeeze', 'where', 'nonzero', 't', 'swapaxes', 'movedim', 'narrow', 'flatten',
            'unflatten', 'permute', 'transpose', 'reshape_as', 'scatter', 'scatter_add', 'scatter_', 'scatter_add_',
@@ -237,7 +238,8 @@ def broadcast_to(input, size):
     want = tuple(int(input.shape[i - lead]) if s == -1 else s for i, s in enumerate(size))
     if tuple(input.shape) == want:
         return input
-    return input.broadcast(want)
+    out = widened(input, want)
+    return out if out is not input else input.broadcast(want)
 
 
 def broadcast_tensors(*tensors):

@@ -3,6 +3,7 @@ load the spec's checkpoint into it if it names one (:func:`.checkpoint.load_torc
 :func:`.torch_dump.dump`, write ``OUT/reference.npz``.
 
     python -m porter.prove.torch_side.spec_torch SPEC --out OUT [--torch-root DIR] [--checkpoint [PART=]FILE ...]
+        [--loss TERM]   # one term of the spec's loss list (default: its first)
 """
 import argparse
 import sys
@@ -10,7 +11,7 @@ from pathlib import Path
 
 from porter.prove import checkpoint
 from porter.prove.torch_side import torch_dump
-from porter.prove.spec import SpecError, all_inputs, build, build_loss, load_spec, with_roots
+from porter.prove.spec import SpecError, all_inputs, build, build_loss, for_term, load_spec, with_roots
 
 
 def main(argv=None) -> None:
@@ -20,10 +21,13 @@ def main(argv=None) -> None:
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--torch-root", type=Path)
     ap.add_argument("--checkpoint", action="append")
+    ap.add_argument("--loss", help="the term of the spec's loss list to differentiate")
     args = ap.parse_args(argv)
     with torch_dump.cuda_as_cpu():
         try:
             spec = with_roots(load_spec(args.spec), torch_root=args.torch_root, checkpoint=args.checkpoint)
+            if args.loss:
+                spec = for_term(spec, args.loss)
             torch_dump.deterministic(spec.seed)
             model, forward = build(spec, "torch", torch_dump.default_forward, torch_dump.shared_random)
             if spec.checkpoints:  # before anything is dumped: param/ holds its weights
