@@ -1,6 +1,7 @@
 """``shims.nn``: torch layers whose Jittor form differs (see docs/ARCHITECTURE.md).
 
-Containers and the torch-flavoured :class:`Module` (:mod:`.module`), pooling (:mod:`.pooling`),
+Containers and the torch-flavoured :class:`Module` (:mod:`.module`), pooling (:mod:`.pooling`,
+:mod:`.max_pool`),
 normalization (:mod:`.norm`), transposed convolution and weight norm (:mod:`.conv`), padding,
 activations, resizing and gradient clipping (:mod:`.functional`), recurrent layers and packed
 sequences (:mod:`.rnn`), dropout (:mod:`.dropouts`), attention and transformers
@@ -8,16 +9,17 @@ sequences (:mod:`.rnn`), dropout (:mod:`.dropouts`), attention and transformers
 (:mod:`.layers`).  Names that Jittor already gets right are not repeated here: use
 ``jittor.nn`` for them.
 """
-from . import conv, dropouts, functional, layers, module, norm, pooling, rnn, transformer
+from . import conv, dropouts, functional, layers, max_pool, module, norm, pooling, rnn, transformer
 from .conv import *  # noqa: F401,F403
 from .dropouts import *  # noqa: F401,F403
 from .functional import *  # noqa: F401,F403
 from .layers import *  # noqa: F401,F403
+from .max_pool import *  # noqa: F401,F403
 from .module import *  # noqa: F401,F403
 from .norm import *  # noqa: F401,F403
 from .pooling import *  # noqa: F401,F403
 from .rnn import *  # noqa: F401,F403
 from .transformer import *  # noqa: F401,F403
 
-__all__ = [*module.__all__, *pooling.__all__, *norm.__all__, *conv.__all__, *functional.__all__, *rnn.__all__,
-           *dropouts.__all__, *transformer.__all__, *layers.__all__]
+__all__ = [*module.__all__, *pooling.__all__, *max_pool.__all__, *norm.__all__, *conv.__all__, *functional.__all__,
+           *rnn.__all__, *dropouts.__all__, *transformer.__all__, *layers.__all__]

@@ -26,7 +26,7 @@ from ..ops.pointwise import clamp
 from .functional import interpolate
 from .module import _BUFFERS, Module
 from .norm import _InstanceNorm
-from .pooling import adaptive_max_pool2d
+from .max_pool import adaptive_max_pool1d
 
 __all__ = [
     "softmax", "log_softmax", "softmin", "margin_ranking_loss", "soft_margin_loss", "cosine_embedding_loss",
@@ -517,15 +517,6 @@ class Softmax2d(Module):
 
 
 # -- pooling ----------------------------------------------------------------------------------
-
-def adaptive_max_pool1d(input, output_size, return_indices: bool = False):
-    """``F.adaptive_max_pool1d`` via ``shims.nn.adaptive_max_pool2d`` on a height-1 map."""
-    size = output_size[0] if isinstance(output_size, (tuple, list)) else output_size
-    y = adaptive_max_pool2d(input.unsqueeze(-2), (1, size), return_indices)
-    if return_indices:
-        return y[0].squeeze(-2), y[1].squeeze(-2)
-    return y.squeeze(-2)
-
 
 class MaxPool1d(Module):
     """``torch.nn.MaxPool1d(kernel_size, stride=None, padding=0, dilation=1, return_indices=False,

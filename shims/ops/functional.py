@@ -338,13 +338,10 @@ def _first(v):
 
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False,
                return_indices: bool = False):
-    """``F.max_pool1d`` via ``shims.nn.max_pool2d`` on a height-1 map."""
-    from ..nn import max_pool2d
+    """``F.max_pool1d``: ``shims.nn.max_pool``'s pool, torch's sizes, indices and tie rule."""
+    from ..nn.max_pool import max_pool1d as pool
 
-    s = None if stride is None else (1, _first(stride))
-    y = max_pool2d(input.unsqueeze(-2), (1, _first(kernel_size)), s, (0, _first(padding)),
-                   (1, _first(dilation)), ceil_mode, return_indices)
-    return y.squeeze(-2)
+    return pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
 
 
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
