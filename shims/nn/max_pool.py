@@ -186,16 +186,15 @@ def adaptive_max_pool3d(input, output_size, return_indices: bool = False):
 
 class _Unpool(jt.Function):
     """``out.flat[idx] = x`` on zeros; the gradient of each input is the output gradient at its
-    index (torch's ``max_unpool`` backward, a gather).  An index written twice (overlapping
-    pool windows that chose the same element, hence the same value) holds that value once."""
+    index (torch's ``max_unpool`` backward, a gather).  An index written twice (overlapping pool
+    windows that chose the same element) holds the first writer's value, as torch's."""
 
     def execute(self, flat, idx, length):
         self.idx = idx
-        B = int(flat.shape[0])
-        spec = dict(shape=[B, length], indexes=["i0", "@e0(i0,i1)"], extras=[idx])
-        written = jt.ones_like(flat).reindex_reduce("add", **spec) > 0
-        top = flat.reindex_reduce("maximum", **spec)
-        return jt.ternary(written, top, jt.zeros_like(top))
+        B, n = (int(s) for s in flat.shape)
+        # The first input position writing each output (int max: none), then one gather.
+        writer = jt.index((B, n), 1).reindex_reduce("minimum", [B, length], ["i0", "@e0(i0,i1)"], extras=[idx])
+        return flat.reindex([B, length], ["i0", "@e0(i0,i1)"], extras=[writer])
 
     def grad(self, g):
         B, n = self.idx.shape
