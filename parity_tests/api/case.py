@@ -12,7 +12,8 @@ real converter on the Jittor side.
 
 Input specs (``inputs={"x": "f32[4,5]"}``): ``KIND[SHAPE]`` with KIND one of
 ``f32``/``f64`` (standard normal), ``pos`` (uniform 0.5..2, float32), ``u01`` (uniform
-0.05..0.95), ``u11`` (uniform -0.9..0.9), ``gt1`` (uniform 1.1..3), ``i64<lo,hi>`` /
+0.05..0.95), ``u11`` (uniform -0.9..0.9), ``gt1`` (uniform 1.1..3), ``tie`` (float32 integers
+-2..2: many equal values, for gradients at ties), ``i64<lo,hi>`` /
 ``i32<lo,hi>`` (integers in [lo, hi)), ``u8<lo,hi>``, ``bool``; an empty shape ``[]`` is a
 0-d tensor.  Values are drawn from a numpy generator seeded by the case id.
 """
@@ -110,6 +111,8 @@ def make_inputs(case: Case) -> Dict[str, np.ndarray]:
             a = rng.uniform(-0.9, 0.9, shape).astype(np.float32)
         elif kind == "gt1":
             a = rng.uniform(1.1, 3.0, shape).astype(np.float32)
+        elif kind == "tie":
+            a = rng.integers(-2, 3, shape).astype(np.float32)
         elif kind in ("i64", "i32", "u8"):
             if lo is None:
                 raise CaseError(f"{case.id}: integer spec {spec!r} needs <lo,hi>")

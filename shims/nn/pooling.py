@@ -1,4 +1,5 @@
-"""Pooling with torch's exact output sizes and divisors, for any input and output size.
+"""Average pooling with torch's exact output sizes and divisors, for any input and output size
+(the max pools, which also need torch's gradient routing, are in :mod:`.max_pool`).
 
 Jittor 1.3.11's pools reject list kernels and inputs as small as the kernel, add an extra
 output row with ``ceil_mode`` (torch drops windows that start in the right padding), ignore
@@ -7,7 +8,6 @@ sizes.  These are written with ``reindex`` (one fused gather) and small matmuls 
 """
 from __future__ import annotations
 
-import math
 from typing import Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -15,9 +15,9 @@ import numpy as np
 import jittor as jt
 
 from .module import Module
+from .pool_geometry import adaptive_bins, pool_out_size
 
-__all__ = ["max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "adaptive_max_pool2d",
-           "MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d", "AdaptiveMaxPool2d"]
+__all__ = ["avg_pool2d", "adaptive_avg_pool2d", "AvgPool2d", "AdaptiveAvgPool2d"]
 
 IntPair = Union[int, Sequence[int]]
 
@@ -40,15 +40,6 @@ def _as_4d(x: jt.Var, fn: str):
     return x, False
 
 
-def _out_size(size: int, k: int, s: int, p: int, d: int, ceil_mode: bool) -> int:
-    # torch's pooling_output_shape, including "the last window must start inside input or left padding"
-    num = size + 2 * p - d * (k - 1) - 1
-    out = (num + (s - 1 if ceil_mode else 0)) // s + 1
-    if ceil_mode and (out - 1) * s >= size + p:
-        out -= 1
-    return out
-
-
 def _geometry(x, kernel_size, stride, padding, dilation, ceil_mode, fn):
     kh, kw = _pair(kernel_size, f"{fn}: kernel_size")
     sh, sw = _pair(stride if stride not in (None, [], ()) else (kh, kw), f"{fn}: stride")
@@ -60,8 +51,8 @@ def _geometry(x, kernel_size, stride, padding, dilation, ceil_mode, fn):
         raise ValueError(f"{fn}: pad should be at most half of effective kernel size, "
                          f"but got pad={(ph, pw)} and kernel_size={(kh, kw)}")
     H, W = x.shape[2], x.shape[3]
-    oh = _out_size(H, kh, sh, ph, dh, ceil_mode)
-    ow = _out_size(W, kw, sw, pw, dw, ceil_mode)
+    oh = pool_out_size(H, kh, sh, ph, dh, ceil_mode)
+    ow = pool_out_size(W, kw, sw, pw, dw, ceil_mode)
     if oh <= 0 or ow <= 0:
         raise ValueError(f"{fn}: output size is too small for input {(H, W)} and kernel {(kh, kw)}")
     return (kh, kw), (sh, sw), (ph, pw), (dh, dw), (oh, ow)
@@ -73,20 +64,6 @@ def _windows(x: jt.Var, k, s, p, d, o, fill: float) -> jt.Var:
     return x.reindex([N, C, o[0], o[1], k[0], k[1]],
                      ["i0", "i1", f"i2*{s[0]}+i4*{d[0]}-{p[0]}", f"i3*{s[1]}+i5*{d[1]}-{p[1]}"],
                      overflow_value=fill)
-
-
-def max_pool2d(input: jt.Var, kernel_size: IntPair, stride: Optional[IntPair] = None,
-               padding: IntPair = 0, dilation: IntPair = 1, ceil_mode: bool = False,
-               return_indices: bool = False) -> jt.Var:
-    """``torch.nn.functional.max_pool2d``: same output size (ceil_mode rule), dilation, padding
-    with -inf, (C,H,W) or (N,C,H,W) input.  ``return_indices=True`` is not supported."""
-    if return_indices:
-        raise NotImplementedError("shims.nn.max_pool2d: return_indices=True is not supported; "
-                                  "use jittor.nn.max_pool2d(..., return_indices=True)")
-    x, squeeze = _as_4d(input, "max_pool2d")
-    k, s, p, d, o = _geometry(x, kernel_size, stride, padding, dilation, ceil_mode, "max_pool2d")
-    out = _windows(x, k, s, p, d, o, -math.inf).max(dims=[4, 5])
-    return out.squeeze(0) if squeeze else out
 
 
 def _avg_divisor(H, W, k, s, p, o, count_include_pad, divisor_override) -> np.ndarray:
@@ -118,11 +95,6 @@ def avg_pool2d(input: jt.Var, kernel_size: IntPair, stride: Optional[IntPair] = 
     return out.squeeze(0) if squeeze else out
 
 
-def _bins(size: int, out: int):
-    """torch's adaptive bins: [floor(i*size/out), ceil((i+1)*size/out))."""
-    return [(i * size // out, -(-(i + 1) * size // out)) for i in range(out)]
-
-
 def _out_pair(output_size, H, W):
     if isinstance(output_size, (int, np.integer)) or output_size is None:
         output_size = (output_size, output_size)
@@ -141,50 +113,12 @@ def adaptive_avg_pool2d(input: jt.Var, output_size) -> jt.Var:
 
     def matrix(size, out):
         m = np.zeros((out, size), np.float32)
-        for i, (a, b) in enumerate(_bins(size, out)):
+        for i, (a, b) in enumerate(adaptive_bins(size, out)):
             m[i, a:b] = 1.0 / (b - a)
         return jt.array(m).cast(x.dtype)
 
     out = jt.matmul(jt.matmul(matrix(H, oh), x), matrix(W, ow).transpose(1, 0))
     return out.squeeze(0) if squeeze else out
-
-
-def adaptive_max_pool2d(input: jt.Var, output_size, return_indices: bool = False) -> jt.Var:
-    """``torch.nn.functional.adaptive_max_pool2d`` for any sizes (torch's bins)."""
-    if return_indices:
-        raise NotImplementedError("shims.nn.adaptive_max_pool2d: return_indices is not supported")
-    x, squeeze = _as_4d(input, "adaptive_max_pool2d")
-    N, C, H, W = x.shape
-    oh, ow = _out_pair(output_size, H, W)
-    bh, bw = _bins(H, oh), _bins(W, ow)
-    kh = max(b - a for a, b in bh)
-    kw = max(b - a for a, b in bw)
-    # Window (i, j) reads rows start_i..start_i+kh-1; reads past its bin are masked to -inf.
-    sh = jt.array(np.array([a for a, _ in bh], np.int32))
-    sw = jt.array(np.array([a for a, _ in bw], np.int32))
-    lh = np.array([b - a for a, b in bh])
-    lw = np.array([b - a for a, b in bw])
-    mask = (np.arange(kh)[None, :, None, None] < lh[:, None, None, None]) & \
-           (np.arange(kw)[None, None, None, :] < lw[None, None, :, None])
-    win = x.reindex([N, C, oh, kh, ow, kw], ["i0", "i1", "@e0(i2)+i3", "@e1(i4)+i5"],
-                    overflow_value=-math.inf, extras=[sh, sw])
-    win = win + jt.array(np.where(mask, 0.0, -np.inf).astype(np.float32)).cast(x.dtype)
-    out = win.max(dims=[3, 5])
-    return out.squeeze(0) if squeeze else out
-
-
-class MaxPool2d(Module):
-    """``torch.nn.MaxPool2d`` (tuple/list arguments, dilation, torch's ceil_mode sizes)."""
-
-    def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False,
-                 ceil_mode=False):
-        super().__init__()
-        self.kernel_size, self.stride, self.padding = kernel_size, stride, padding
-        self.dilation, self.return_indices, self.ceil_mode = dilation, return_indices, ceil_mode
-
-    def execute(self, x):
-        return max_pool2d(x, self.kernel_size, self.stride, self.padding, self.dilation,
-                          self.ceil_mode, self.return_indices)
 
 
 class AvgPool2d(Module):
@@ -211,14 +145,3 @@ class AdaptiveAvgPool2d(Module):
 
     def execute(self, x):
         return adaptive_avg_pool2d(x, self.output_size)
-
-
-class AdaptiveMaxPool2d(Module):
-    """``torch.nn.AdaptiveMaxPool2d`` for any input and output size."""
-
-    def __init__(self, output_size, return_indices=False):
-        super().__init__()
-        self.output_size, self.return_indices = output_size, return_indices
-
-    def execute(self, x):
-        return adaptive_max_pool2d(x, self.output_size, self.return_indices)

@@ -1,30 +1,21 @@
-"""1-D pooling (functions and layers: max, average, adaptive) on the torch-exact 2-d pools over a
-height-1 map, and power-average pooling (``lp_pool1d``/``lp_pool2d``, ``LPPool1d``/``LPPool2d``).
+"""1-D pooling (functions and layers: max, average, adaptive): average pools on the torch-exact 2-d
+pools over a height-1 map, max pools from :mod:`.max_pool` (torch's tie rule), and power-average
+pooling (``lp_pool1d``/``lp_pool2d``, ``LPPool1d``/``LPPool2d``).
 """
 from __future__ import annotations
 
-
-
+from .max_pool import adaptive_max_pool1d, max_pool1d
 from .module import Module
-from .pooling import adaptive_avg_pool2d, adaptive_max_pool2d, avg_pool2d, max_pool2d
+from .pooling import adaptive_avg_pool2d, avg_pool2d
 
-__all__ = [
-    "adaptive_max_pool1d", "MaxPool1d", "AvgPool1d", "AdaptiveAvgPool1d", "AdaptiveMaxPool1d", "lp_pool1d",
-    "lp_pool2d", "LPPool1d", "LPPool2d", "max_pool1d", "avg_pool1d", "adaptive_avg_pool1d"
+__all__ = [  # max_pool1d, adaptive_max_pool1d: shims.nn.max_pool's
+    "MaxPool1d", "AvgPool1d", "AdaptiveAvgPool1d", "AdaptiveMaxPool1d", "lp_pool1d",
+    "lp_pool2d", "LPPool1d", "LPPool2d", "avg_pool1d", "adaptive_avg_pool1d"
 ]
 
 
 def _first(v):
     return v[0] if isinstance(v, (tuple, list)) else v
-
-
-def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False,
-               return_indices: bool = False):
-    """``F.max_pool1d`` via ``shims.nn.max_pool2d`` on a height-1 map."""
-    s = None if stride is None else (1, _first(stride))
-    y = max_pool2d(input.unsqueeze(-2), (1, _first(kernel_size)), s, (0, _first(padding)),
-                   (1, _first(dilation)), ceil_mode, return_indices)
-    return y.squeeze(-2)
 
 
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
@@ -39,15 +30,6 @@ def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = Fal
 def adaptive_avg_pool1d(input, output_size):
     """``F.adaptive_avg_pool1d`` via ``shims.nn.adaptive_avg_pool2d``."""
     return adaptive_avg_pool2d(input.unsqueeze(-2), (1, _first(output_size))).squeeze(-2)
-
-
-def adaptive_max_pool1d(input, output_size, return_indices: bool = False):
-    """``F.adaptive_max_pool1d`` via ``shims.nn.adaptive_max_pool2d`` on a height-1 map."""
-    size = output_size[0] if isinstance(output_size, (tuple, list)) else output_size
-    y = adaptive_max_pool2d(input.unsqueeze(-2), (1, size), return_indices)
-    if return_indices:
-        return y[0].squeeze(-2), y[1].squeeze(-2)
-    return y.squeeze(-2)
 
 
 class MaxPool1d(Module):

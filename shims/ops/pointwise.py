@@ -10,8 +10,10 @@ import numpy as np
 from ..grad_mode import defer_sync
 from ._common import _FLOAT_DTYPES, _inplace, _is_int, _scaled, exact_scalar, scalar_dtype
 from .shape import where
+from .tie_grads import maximum, minimum
 
-__all__ = ['clip', 'fix', 'addcmul', 'addcdiv', 'lerp', 'exp2', 'clamp', 'logaddexp', 'xlogy', 'hypot', 'sign', 'frac',
+__all__ = ['maximum', 'minimum',
+           'clip', 'fix', 'addcmul', 'addcdiv', 'lerp', 'exp2', 'clamp', 'logaddexp', 'xlogy', 'hypot', 'sign', 'frac',
            'trunc', 'fmod', 'remainder', 'neg', 'log10', 'log1p', 'expm1', 'relu', 'reciprocal', 'square', 'sgn',
            'logit', 'erfc', 'add', 'sub', 'true_divide', 'div', 'floor_divide', 'atan2', 'fmax', 'fmin', 'copysign',
            'eq', 'lt', 'le', 'gt', 'ge', 'copy_', 'where_self', 'clamp_min', 'clamp_max', 'nan_to_num', 'random_',
@@ -48,12 +50,14 @@ def exp2(input):
 
 
 def clamp(input, min=None, max=None):
-    """``torch.clamp``/``clip`` with ``min``/``max`` (numbers or tensors; either may be None)."""
+    """``torch.clamp``/``clip`` with ``min``/``max`` (numbers or tensors; either may be None).
+    At a number bound the gradient is zero, as torch's; a tensor bound equal to ``input``
+    shares it half and half, as torch's ``maximum``/``minimum``."""
     y = input
     if min is not None:
-        y = jt.maximum(y, min if isinstance(min, jt.Var) else jt.full_like(y, min))
+        y = maximum(y, min) if isinstance(min, jt.Var) else jt.maximum(y, jt.full_like(y, min))
     if max is not None:
-        y = jt.minimum(y, max if isinstance(max, jt.Var) else jt.full_like(y, max))
+        y = minimum(y, max) if isinstance(max, jt.Var) else jt.minimum(y, jt.full_like(y, max))
     return y
 
 
@@ -237,12 +241,12 @@ def atan2(input, other):
 
 def fmax(input, other):
     """``torch.fmax``: maximum ignoring NaN."""
-    return jt.ternary(input.isnan(), other, jt.ternary(other.isnan(), input, jt.maximum(input, other)))
+    return jt.ternary(input.isnan(), other, jt.ternary(other.isnan(), input, maximum(input, other)))
 
 
 def fmin(input, other):
     """``torch.fmin``: minimum ignoring NaN."""
-    return jt.ternary(input.isnan(), other, jt.ternary(other.isnan(), input, jt.minimum(input, other)))
+    return jt.ternary(input.isnan(), other, jt.ternary(other.isnan(), input, minimum(input, other)))
 
 
 def copysign(input, other):

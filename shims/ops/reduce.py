@@ -9,6 +9,7 @@ import numpy as np
 
 from ._common import Dim, _ValuesIndices, _cast, _count, _dims, _is_int, float_mean, float_sum
 from .shape import movedim
+from .tie_grads import maximum, minimum, split_among_ties, take_along
 
 __all__ = ['sum', 'mean', 'prod', 'var', 'std', 'var_mean', 'std_mean', 'logsumexp', 'amax', 'amin', 'max', 'min',
            'argmax', 'argmin', 'cumprod', 'all', 'any', 'count_nonzero', 'argsort', 'median', 'sum_to_size', 'equal',
@@ -96,15 +97,17 @@ def std_mean(input, dim: Dim = None, unbiased: Optional[bool] = None, keepdim: b
 
 
 def amax(input, dim: Dim = (), keepdim: bool = False):
-    """``torch.amax``: maximum over ``dim`` (all dims when empty)."""
+    """``torch.amax``: maximum over ``dim`` (all dims when empty); the gradient is split evenly
+    among tied maxima, as torch's."""
     dims = _dims(input, dim)
-    return input.max(dims, keepdims=keepdim)
+    return split_among_ties(input, input.max(dims, keepdims=keepdim), dims, keepdim)
 
 
 def amin(input, dim: Dim = (), keepdim: bool = False):
-    """``torch.amin``: minimum over ``dim`` (all dims when empty)."""
+    """``torch.amin``: minimum over ``dim`` (all dims when empty); the gradient is split evenly
+    among tied minima, as torch's."""
     dims = _dims(input, dim)
-    return input.min(dims, keepdims=keepdim)
+    return split_among_ties(input, input.min(dims, keepdims=keepdim), dims, keepdim)
 
 
 def logsumexp(input, dim: Dim, keepdim: bool = False):
@@ -118,14 +121,21 @@ def logsumexp(input, dim: Dim, keepdim: bool = False):
 
 def _max_min(input, dim, keepdim, other, op):
     if other is not None and not isinstance(other, (int, bool)):
-        return jt.maximum(input, other) if op == "max" else jt.minimum(input, other)
+        return maximum(input, other) if op == "max" else minimum(input, other)
     if other is not None:  # torch.max(x, 1): the second positional is dim
         dim = other
-    if dim is None:
-        return input.max() if op == "max" else input.min()
-    idx, val = input.argmax(dim, keepdims=keepdim) if op == "max" else input.argmin(dim, keepdims=keepdim)
-    # Recompute values through max/min so that their gradient flows like torch's.
-    val = input.max(dim, keepdims=keepdim) if op == "max" else input.min(dim, keepdims=keepdim)
+    if dim is None:  # torch splits the gradient evenly among tied extremes
+        return split_among_ties(input, input.max() if op == "max" else input.min(), range(input.ndim), False)
+    d = dim % input.ndim
+    idx, _ = input.argmax(d, keepdims=True) if op == "max" else input.argmin(d, keepdims=True)
+    # torch returns the first NaN (Jittor's argmax skips NaNs); the value's gradient goes to
+    # the returned index only, not to every tied extreme.
+    nan = input.isnan()
+    first_nan, any_nan = nan.int32().argmax(d, keepdims=True)
+    idx = jt.ternary(any_nan > 0, first_nan, idx).int64()
+    val = take_along(input, idx, d, True)
+    if not keepdim:
+        idx, val = idx.squeeze(d), val.squeeze(d)
     return _ValuesIndices((val, idx))
 
 
@@ -203,13 +213,14 @@ def median(input, dim: Optional[int] = None, keepdim: bool = False):
     if dim is None:
         flat = input.reshape(-1)
         idx, val = flat.argsort(0)
-        return val[(int(flat.shape[0]) - 1) // 2:(int(flat.shape[0]) - 1) // 2 + 1]
+        v = val[(int(flat.shape[0]) - 1) // 2:(int(flat.shape[0]) - 1) // 2 + 1]
+        return split_among_ties(input, v, range(input.ndim), False)  # torch splits among ties
     d = _dims(input, dim)[0]
     idx, val = input.argsort(d)
     k = (int(input.shape[d]) - 1) // 2
     sl = (slice(None),) * d + (slice(k, k + 1),)
     v, i = val[sl], idx[sl]
-    if not keepdim:
+    if not keepdim and v.ndim > 1:
         v, i = v.squeeze(d), i.squeeze(d)
     return _ValuesIndices((v, i))
 
@@ -318,7 +329,7 @@ def nanmedian(input, dim=None, keepdim: bool = False):
             return jt.array([float("nan")]).cast(input.dtype)
         _, val = flat.argsort(0)
         k = (valid - 1) // 2
-        return val[k:k + 1]
+        return split_among_ties(input, val[k:k + 1], range(input.ndim), False)  # torch splits among ties
     d = dim % input.ndim
     idx, val = big.argsort(d)
     valid = nanmask.logical_not().cast("int32").sum(d, keepdims=True)

@@ -1,4 +1,4 @@
-"""``torch.nn`` layers and functions of ``shims/nn/layers.py``, ``dropouts.py`` and
+"""``torch.nn`` layers and functions of ``shims/nn`` (losses, activations, pooling1d, ...), ``dropouts.py`` and
 ``transformer.py`` (rows in ``porter/mapping/nn_layers.toml``): activations, softmax with the
 implicit dim, losses, 1-D pools, padding of every rank and mode, dropout (statistics and mask
 structure: the draws are Jittor's own), attention and transformers (torch's state_dict loaded by
