@@ -1,0 +1,23 @@
+import shims
+
+
+def normalize_(x, items, mask):
+    # torch: each of these writes changes x, through a view of it
+    y = shims.views.detach_view(x)
+    y[0] = 5.0
+    z = x.view(-1)
+    shims.add_(z, 1)
+    s = shims.transpose(x, 0, 1)
+    s[:, 0] += 1
+    a = shims.views.detach_view(x); a[1] = 2.0
+    # no view: a clone, a rebound name, a list copy, a gradient flag
+    w = x.clone()
+    w[0] = 1.0
+    v = shims.t(x)
+    v = v * 2
+    v[0] = 3.0
+    u = items.copy()
+    u[0] = 1
+    d = x.detach()
+    d.requires_grad_()
+    return x
