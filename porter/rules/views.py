@@ -55,11 +55,13 @@ def _view_of(value: cst.BaseExpression):
 
 
 def _written_name(small) -> str | None:
-    """The name a statement writes into: ``y[...] = v``, ``y[...] += v``, ``y.add_(v)``."""
+    """The name a statement writes into: ``y[...] = v``, ``y[...] += v``, ``y += v``, ``y.add_(v)``."""
     if isinstance(small, cst.Assign) and len(small.targets) == 1:
         target = small.targets[0].target
     elif isinstance(small, cst.AugAssign):
         target = small.target
+        if isinstance(target, cst.Name):
+            return target.value
     elif isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
         name = method_name(small.value)
         base = receiver(small.value)

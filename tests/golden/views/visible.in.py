@@ -16,6 +16,8 @@ def surgery(model, x, a, c, beta):
     w[0] = 0.0
     h = x.detach()
     h.clamp_(-1.0, 1.0)
+    g = x.detach()
+    g += 1.0
     # no write: a detach read, a detach of the source of a write
     y = x.detach().sum()
     c.copy_(a.detach())
