@@ -187,9 +187,10 @@ class ViewWriteRule(BlockRule, Rule):
         """``torch.nn.init.<fn>(w[idx], ...)`` as a statement -> ``w[idx] = <converted call>``."""
         call = stmt_call(stmt)
         qual = self.ctx.qualname(call.func) if call is not None else None
+        target = arg_value(call, "tensor", 0) if qual else None
         if not qual or not qual.startswith("torch.nn.init.") or qual == "torch.nn.init.calculate_gain" \
-                or not isinstance(arg_value(call, "tensor", 0), cst.Subscript):
-            return
+                or not isinstance(target, cst.Subscript) or dotted(target.value) is None:
+            return  # w.split(2)[1] is an item of a tuple: no target (shims.views writes it through)
 
         def assign(new):
             small = new.body[0] if isinstance(new, cst.SimpleStatementLine) and len(new.body) == 1 else None

@@ -52,6 +52,12 @@ WRITES = {
 }
 #: torch raises on these writes (more than one element of the view shares one memory location)
 RAISES = {"expand"}
+#: cells the port does not match yet (measured): torch raises for a write into an expanded view
+#: that reads it (``add_``, ``copy_``...) but lets a constant write (``fill_``, ``zero_``, setitem)
+#: reach the shared element; shims.views sees only the written value, and raises for both
+MARKED = {("expand", w): "torch writes a constant through an expanded view; the port raises (shims.views "
+          "cannot tell a constant write from one that reads the view)" for w in
+          ("zero_", "fill_", "setitem", "init_constant_")}
 
 
 def _cell(view: str, write: str, form: str):
@@ -68,7 +74,8 @@ def _cell(view: str, write: str, form: str):
         body = "try:\n" + "".join(f"    {line}\n" for line in body.splitlines()) + \
                "    raised = 0.0\nexcept RuntimeError:\n    raised = 1.0\n"
         out = "out = (y, raised)"
-    return case(A, api, Y + body + out, {"x": "f32[3,4]"}, variant=f"{view}/{write}/{form}", grad=False)
+    return case(A, api, Y + body + out, {"x": "f32[3,4]"}, variant=f"{view}/{write}/{form}", grad=False,
+                xfail=MARKED.get((view, write), ""))
 
 
 CASES = [c for view in VIEWS for write in WRITES for form in ("visible", "variable")

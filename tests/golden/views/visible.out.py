@@ -9,7 +9,7 @@ def surgery(model, x, a, c, beta):
     x.view(-1)[:3].zero_()
     x[:, 0].fill_(7.0)
     shims.add_(shims.t(x)[1], a[0])
-    shims.transpose(x, 0, 1)[0] = shims.ones_(shims.transpose(x, 0, 1)[0])
+    shims.ones_(shims.transpose(x, 0, 1)[0])
     x.mul_(beta)
     # written through a name: .data and detach() of a graph node are recorded views too
     w = shims.views.detach_view(model.weight)
