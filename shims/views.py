@@ -193,14 +193,14 @@ def install() -> None:
         return record(out, self, "detach") if self.is_stop_grad() or self.is_leaf else out
 
     def reshaping(method):
-        def wrapped(self, *shape):
-            out = method(self, *shape)
+        def wrapped(self, *shape, **kwargs):
+            out = method(self, *shape, **kwargs)
             return record(out, self, "reshape") if _contiguous(self) else out
         wrapped.__name__, wrapped.__doc__, wrapped.__wrapped__ = method.__name__, method.__doc__, method
         return wrapped
 
-    def expand(self, *shape):
-        out = expand_(self, *shape)
+    def expand(self, *shape, **kwargs):
+        out = expand_(self, *shape, **kwargs)
         grown = tuple(out.shape) != tuple(self.shape)
         return record(out, self, "expand" if grown else "reshape")
 
