@@ -18,6 +18,7 @@ import jittor as jt  # noqa: E402
 from . import autograd  # noqa: E402,F401  (first: .grad/backward on Var, module tracking)
 from . import indexing  # noqa: E402,F401  (range indices; Jittor's short-index setitem)
 from . import ops, nn, distributed, optim, data, checkpoint, memory, profiler, cpp_extension, runtime  # noqa: E402,F401
+from . import views  # noqa: E402,F401  (after ops: in-place writes through torch's views)
 from . import accelerator, sparse, tensorboard  # noqa: E402,F401  (torch.accelerator; dense sparse; SummaryWriter)
 from . import amp  # noqa: E402,F401  (GradScaler/autocast as torch runs them without CUDA)
 from . import pickle  # noqa: E402,F401  (pickle.load/Unpickler of torch objects: network pickles)

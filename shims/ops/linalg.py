@@ -7,6 +7,7 @@ import math
 import jittor as jt
 import numpy as np
 
+from .. import views
 from ._common import Dim, _cast, _count, _dims, _scaled, float_sum
 from .shape import movedim
 
@@ -144,7 +145,7 @@ def diagonal(input, offset: int = 0, dim1: int = 0, dim2: int = 1):
     n = _b.max(0, _b.min(r, c - offset) if offset >= 0 else _b.min(r + offset, c))
     rows = jt.arange(n) + _b.max(-offset, 0)
     cols = jt.arange(n) + _b.max(offset, 0)
-    return x[..., rows, cols]
+    return views.record(x[..., rows, cols], x, "fancy", (Ellipsis, rows, cols))  # a view in torch
 
 
 def tensordot(a, b, dims=2):

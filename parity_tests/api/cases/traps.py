@@ -44,11 +44,9 @@ CASES = [
       variant="computed_int_slice_broadcast", **NOGRAD),
     m("__setitem__", "y = x.detach().clone()\n" + RUN + "y[1:] = 7.0\nout = y", variant="computed_detached_tail",
       **NOGRAD),
-    # torch writes through these (views share storage); Jittor Vars never share storage
-    m("detach", "y = x.detach()\ny[0] = 100.0\nout = x * 1.0", variant="setitem_writes_through", **NOGRAD,
-      xfail="a detached Jittor Var is a copy: the write does not reach x (no shared storage in Jittor)"),
-    m("__getitem__", "y = x * 1.0\nv = y[0:2]\nv[0] = 5.0\nout = y", variant="slice_view_writes_through", **NOGRAD,
-      xfail="a sliced Jittor Var is a copy: the write does not reach y (no shared storage in Jittor)"),
+    # torch writes through these (views share storage); Jittor Vars never share storage: shims.views
+    m("detach", "y = x.detach()\ny[0] = 100.0\nout = x * 1.0", variant="setitem_writes_through", **NOGRAD),
+    m("__getitem__", "y = x * 1.0\nv = y[0:2]\nv[0] = 5.0\nout = y", variant="slice_view_writes_through", **NOGRAD),
     m("__getitem__", "y = x * 1.0\nv = y[0]\nv[1] = 5.0\nout = y", variant="int_view_writes_through"),
     m("__setitem__", "y = x\ny[0] = 5.0\nout = x * 1.0", variant="same_object", **NOGRAD),
     # range as an index: torch's advanced index (the list of its values)

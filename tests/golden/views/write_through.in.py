@@ -2,7 +2,7 @@ import torch
 
 
 def normalize_(x, items, mask):
-    # torch: each of these writes changes x, through a view of it
+    # torch: each of these writes changes x, through a view of it (so does the port: shims.views)
     y = x.detach()
     y[0] = 5.0
     z = x.view(-1)

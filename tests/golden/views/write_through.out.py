@@ -2,14 +2,14 @@ import shims
 
 
 def normalize_(x, items, mask):
-    # torch: each of these writes changes x, through a view of it
-    y = x.detach()
-    y[0] = 5.0  # jtport: JT107 torch.Tensor.detach: y = x.detach(...) shares x's storage in torch, so this write changes x too; a Jittor Var is a copy and x stays unchanged: write into x itself if the code relies on it
+    # torch: each of these writes changes x, through a view of it (so does the port: shims.views)
+    y = shims.views.detach_view(x)
+    y[0] = 5.0
     z = x.view(-1)
-    shims.add_(z, 1)  # jtport: JT107 torch.Tensor.view: z = x.view(...) shares x's storage in torch, so this write changes x too; a Jittor Var is a copy and x stays unchanged: write into x itself if the code relies on it
+    shims.add_(z, 1)
     s = shims.transpose(x, 0, 1)
-    s[:, 0] += 1  # jtport: JT107 torch.Tensor.transpose: s = x.transpose(...) shares x's storage in torch, so this write changes x too; a Jittor Var is a copy and x stays unchanged: write into x itself if the code relies on it
-    a = x.detach(); a[1] = 2.0  # jtport: JT107 torch.Tensor.detach: a = x.detach(...) shares x's storage in torch, so this write changes x too; a Jittor Var is a copy and x stays unchanged: write into x itself if the code relies on it
+    s[:, 0] += 1
+    a = shims.views.detach_view(x); a[1] = 2.0
     # no view: a clone, a rebound name, a list copy, a gradient flag
     w = x.clone()
     w[0] = 1.0
