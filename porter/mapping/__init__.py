@@ -188,6 +188,20 @@ def load_table(directory: Path = TABLE_DIR) -> MappingTable:
         for api, e in entries.items():
             if e.kind == "class" and params.get(e.target) is not None:
                 entries[api] = dataclasses.replace(e, accepts=frozenset(params[e.target]))
+    signatures = Path(directory) / "torch_params.json"
+    if signatures.exists():
+        # written from torch's signatures by generate_torch_params.py: a row that does not list
+        # torch's positional order gets it from torch, so a positional argument is known by name
+        # (rejected, dropped or renamed like its keyword form)
+        torch_params = json.loads(signatures.read_text(encoding="utf-8"))
+        for api, e in entries.items():
+            if not e.params and api in torch_params:
+                positional = []
+                for name, kind in torch_params[api]:
+                    if kind not in ("p", "o") or name == "out":
+                        break  # out= is the converter's own rewrite (an assignment), never passed on
+                    positional.append(name)
+                entries[api] = dataclasses.replace(e, params=tuple(positional))
     path = Path(directory) / "torch_members.json"
     if not path.exists():
         return MappingTable(entries)

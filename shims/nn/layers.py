@@ -22,6 +22,7 @@ import jittor as jt
 import numpy as np
 
 from ..ops import functional as F
+from ..ops.functional import _legacy_reduction
 from ..ops.pointwise import clamp
 from .functional import interpolate
 from .module import _BUFFERS, Module
@@ -75,15 +76,6 @@ def softmin(input, dim: Optional[int] = None, _stacklevel: int = 3, dtype=None):
 
 def _reduce(loss, reduction: str):
     return F._reduce(loss, reduction)
-
-
-def _legacy_reduction(size_average, reduce, reduction: str) -> str:
-    """torch's ``_Reduction.legacy_get_string``."""
-    if size_average is None and reduce is None:
-        return reduction
-    size_average = True if size_average is None else size_average
-    reduce = True if reduce is None else reduce
-    return ("mean" if size_average else "sum") if reduce else "none"
 
 
 def margin_ranking_loss(input1, input2, target, margin: float = 0.0, size_average=None, reduce=None,
