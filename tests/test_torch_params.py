@@ -119,7 +119,8 @@ KNOWN_GAPS = {
     "torch.nn.parallel.DistributedDataParallel": "init_sync (torch 2.x, 6th positional) is not in the shim's signature",
     "torch.nn.parallel.distributed.DistributedDataParallel": "init_sync (torch 2.x, 6th positional) is not in the "
                                                               "shim's signature",
-    "torch.optim.RMSprop": "capturable/foreach/maximize/differentiable passed by position (8th-11th)",
+    **{api: "capturable/foreach/maximize/differentiable passed by position (8th-11th)"
+       for api in ("torch.optim.RMSprop", "torch.optim.rmsprop.RMSprop")},
     "torch.norm": "out passed by position (5th) reaches the target",
     "torch.tensordot": "out passed by position (4th) reaches the target",
 }

@@ -138,7 +138,8 @@ class MappingTable:
     """All rows of the table, by torch qualified name, plus an index of tensor methods."""
 
     def __init__(self, entries: Dict[str, ApiEntry], members: Optional[Mapping[str, frozenset]] = None,
-                 tensor_attributes: frozenset = frozenset(), star: Optional[Mapping[str, Mapping[str, str]]] = None):
+                 tensor_attributes: frozenset = frozenset(), star: Optional[Mapping[str, Mapping[str, str]]] = None,
+                 surface: Optional[Mapping[str, Tuple[str, ...]]] = None):
         self.entries = entries
         self.methods = {e.short_name: e for e in entries.values() if e.is_method}
         #: torch's public surface by namespace (``torch_members.json``); empty for a table
@@ -149,6 +150,9 @@ class MappingTable:
         #: what ``from <module> import *`` binds, by module: name -> torch qualified name, or
         #: ``python:<origin>`` for a name that is not torch's (``math``)
         self.star: Mapping[str, Mapping[str, str]] = star or {}
+        #: torch's whole public surface by namespace (``generate_members.SURFACE``): what the
+        #: coverage page measures the table against
+        self.surface: Mapping[str, Tuple[str, ...]] = surface or {}
 
     def get(self, api: str) -> Optional[ApiEntry]:
         """The row for a torch qualified name, or None."""
@@ -210,7 +214,12 @@ def load_table(directory: Path = TABLE_DIR) -> MappingTable:
     # torch.nn and torch.nn.functional by namespace, Tensor's data attributes, star imports
     data = json.loads(path.read_text(encoding="utf-8"))
     members = {k: frozenset(v) for k, v in data.items() if k.startswith("torch") and isinstance(v, list)}
-    return MappingTable(entries, members, frozenset(data.get("tensor_attributes", ())), data.get("star", {}))
+    for alias, public in data.get("aliases", {}).items():
+        # torch.nn.modules.linear.Linear is torch.nn.Linear: the same row under the path it is defined at
+        if alias not in entries and public in entries:
+            entries[alias] = dataclasses.replace(entries[public], api=alias)
+    surface = {ns: tuple(names) for ns, names in data.get("surface", {}).items()}
+    return MappingTable(entries, members, frozenset(data.get("tensor_attributes", ())), data.get("star", {}), surface)
 
 
 @lru_cache(maxsize=1)
