@@ -98,7 +98,8 @@ def render_namespaces(spaces: List[dict]) -> List[str]:
              "|---|---|---|---|---|---|"]
     for sp in spaces:
         missing = sp["no_row"]
-        shown = ", ".join(f"`{n}`" for n in missing[:40]) + (f" (+{len(missing) - 40} more)" if len(missing) > 40 else "")
+        more = f" (+{len(missing) - 40} more)" if len(missing) > 40 else ""
+        shown = ", ".join(f"`{n}`" for n in missing[:40]) + more
         lines.append(f"| `{sp['namespace']}` | {sp['names']} | {sp['converted']} | {sp['unsupported']} | "
                      f"{len(missing)} | {shown} |")
     return lines + [""]

@@ -1,7 +1,8 @@
 """Write ``torch_members.json``: every public member of ``torch.Tensor``, ``torch``,
 ``torch.nn`` and ``torch.nn.functional`` of the installed torch, ``torch.Tensor``'s data
 attributes, the names star imports of torch modules bind, and the whole public surface of the
-namespaces in :data:`SURFACE` (``surface``: what docs/API_COVERAGE.md measures the table against) (run it in ``.venv-torch``:
+namespaces in :data:`SURFACE` (``surface``: what docs/API_COVERAGE.md measures the table
+against) and the module paths that name the same objects (``aliases``) (run it in ``.venv-torch``:
 ``.venv-torch/bin/python porter/mapping/generate_members.py``).
 
 The converter reads the file to know torch's whole surface: a tensor method with no table row
