@@ -14,7 +14,7 @@ import jittor as jt
 from ..ops._common import _device_free
 from ..ops.creation import FloatTensor, LongTensor, _typed_tensor
 
-__all__ = ["Variable", "FloatTensor", "LongTensor", "DoubleTensor", "HalfTensor", "BFloat16Tensor", "ByteTensor",
+__all__ = ["Variable", "sparse_FloatTensor", "sparse_DoubleTensor", "sparse_LongTensor", "FloatTensor", "LongTensor", "DoubleTensor", "HalfTensor", "BFloat16Tensor", "ByteTensor",
            "CharTensor", "ShortTensor", "IntTensor", "BoolTensor"]
 
 
@@ -60,3 +60,19 @@ IntTensor = _named("int32", "IntTensor")
 BoolTensor = _named("bool", "BoolTensor")
 
 from . import cuda  # noqa: E402,F401  (torch.cuda.FloatTensor & co)
+
+
+def _sparse(dtype: str, name: str):
+    def ctor(indices, values, size=None):
+        from ..sparse import sparse_coo_tensor
+
+        return sparse_coo_tensor(indices, values, size, dtype=dtype)
+    ctor.__name__ = ctor.__qualname__ = f"sparse_{name}"
+    ctor.__doc__ = (f"``torch.sparse.{name}(indices, values, size)`` (torch 0.4): "
+                    f":func:`shims.sparse.sparse_coo_tensor` with {dtype} values (the dense fallback).")
+    return ctor
+
+
+sparse_FloatTensor = _sparse("float32", "FloatTensor")
+sparse_DoubleTensor = _sparse("float64", "DoubleTensor")
+sparse_LongTensor = _sparse("int32", "LongTensor")

@@ -42,3 +42,23 @@ CASES = [
 for _name in ("Long", "Double", "Half", "BFloat16", "Byte", "Char", "Short", "Int", "Bool"):
     CASES.append(case(A, f"torch.cuda.{_name}Tensor", f"out = isinstance(x, torch.cuda.{_name}Tensor)", X,
                       variant="isinstance", grad=False))
+
+# module paths torch defines a public class at (torch_members.json "aliases"): the public row's port
+CASES += [
+    case(A, "torch.nn.modules.linear.Linear", "out = m(x)", {"x": "f32[4,3]"},
+         setup="from torch.nn.modules.linear import Linear\nm = Linear(3, 2)",
+         extra_prelude="from torch.nn.modules.linear import Linear\n"),
+    case(A, "torch.nn.modules.module.Module", "out = m(x)", X,
+         setup="from torch.nn.modules.module import Module\nclass Twice(Module):\n    def forward(self, x):\n"
+               "        return x * 2\nm = Twice()",
+         extra_prelude="from torch.nn.modules.module import Module\n", grad=False),
+]
+
+I = {"i": "i64<0,3>[2,4]", "v": "f32[4]"}
+CASES += [
+    case(A, "torch.sparse.FloatTensor", "out = torch.sparse.FloatTensor(i, v, torch.Size([3, 3])).to_dense()", I),
+    case(A, "torch.sparse.DoubleTensor", "out = torch.sparse.DoubleTensor(i, v.double(), (3, 3)).to_dense()", I,
+         grad=False),
+    case(A, "torch.sparse.LongTensor", "out = torch.sparse.LongTensor(i, v.long(), (3, 3)).to_dense()", I,
+         grad=False),
+]
