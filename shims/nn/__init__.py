@@ -8,12 +8,13 @@ sequences (:mod:`.rnn`), dropout (:mod:`.dropouts`), attention and transformers
 (:mod:`.layers`).  Names that Jittor already gets right are not repeated here: use
 ``jittor.nn`` for them.
 """
-from . import conv, dropouts, functional, layers, losses, module, norm, pooling, rnn, transformer
+from . import conv, dropouts, functional, layers, losses, module, norm, pooling, pretrained, rnn, transformer
 from .conv import *  # noqa: F401,F403
 from .dropouts import *  # noqa: F401,F403
 from .functional import *  # noqa: F401,F403
 from .layers import *  # noqa: F401,F403
 from .losses import *  # noqa: F401,F403
+from .pretrained import *  # noqa: F401,F403
 from .module import *  # noqa: F401,F403
 from .norm import *  # noqa: F401,F403
 from .pooling import *  # noqa: F401,F403
@@ -21,4 +22,5 @@ from .rnn import *  # noqa: F401,F403
 from .transformer import *  # noqa: F401,F403
 
 __all__ = [*module.__all__, *pooling.__all__, *norm.__all__, *conv.__all__, *functional.__all__, *rnn.__all__,
-           *dropouts.__all__, *transformer.__all__, *layers.__all__, *losses.__all__]
+           *dropouts.__all__, *transformer.__all__, *layers.__all__, *losses.__all__,
+           *pretrained.__all__]

@@ -28,3 +28,10 @@ CASES = [
     case(A, "torchvision.utils.make_grid", "out = torchvision.utils.make_grid(x * 3, normalize=True, scale_each=True)",
          IMGS, variant="normalize", extra_prelude=TV, grad=False, rtol=1e-5, atol=1e-6),
 ]
+CASES += [
+    case(A, "torch.nn.Embedding.from_pretrained", "m = nn.Embedding.from_pretrained(w)\nout = m(i)",
+         {"w": "f32[10,4]", "i": "i64<0,10>[3]"}, grad=False),
+    case(A, "torch.nn.Embedding.from_pretrained", "m = nn.Embedding.from_pretrained(w, freeze=False)\n"
+         "out = m.weight.requires_grad", {"w": "f32[10,4]", "i": "i64<0,10>[3]"}, variant="trainable",
+         grad=False),
+]
