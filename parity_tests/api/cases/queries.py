@@ -35,3 +35,16 @@ CASES += [
          "out = m.weight.requires_grad", {"w": "f32[10,4]", "i": "i64<0,10>[3]"}, variant="trainable",
          grad=False),
 ]
+P = {"p": "pos[3,5]", "a": "i64<0,5>[3]"}
+CASES += [
+    case(A, "torch.distributions.Categorical", "d = torch.distributions.Categorical(p)\n"
+         "lp, ent, probs = d.log_prob(a), d.entropy(), d.probs", P, outputs=("lp", "ent", "probs"), grad=False),
+    case(A, "torch.distributions.Categorical", "d = torch.distributions.Categorical(logits=p)\n"
+         "out = d.log_prob(a) + d.entropy()", P, variant="logits", grad=False, rtol=1e-5, atol=1e-6),
+    case(A, "torch.distributions.Categorical", "out = torch.distributions.Categorical(p).sample((4,))", P,
+         variant="sample", compare="shape", why="random draws", grad=False),
+    case(A, "torch.distributions.categorical.Categorical",
+         "from torch.distributions.categorical import Categorical\nout = Categorical(p).entropy()", P, grad=False),
+    case(A, "torch.nn.parallel.data_parallel", "out = torch.nn.parallel.data_parallel(m, p)", P,
+         setup="m = nn.Linear(5, 2)"),
+]
