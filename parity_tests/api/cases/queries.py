@@ -45,6 +45,4 @@ CASES += [
          variant="sample", compare="shape", why="random draws", grad=False),
     case(A, "torch.distributions.categorical.Categorical",
          "from torch.distributions.categorical import Categorical\nout = Categorical(p).entropy()", P, grad=False),
-    case(A, "torch.nn.parallel.data_parallel", "out = torch.nn.parallel.data_parallel(m, p)", P,
-         setup="m = nn.Linear(5, 2)"),
 ]
