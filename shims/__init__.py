@@ -21,6 +21,9 @@ from . import ops, nn, distributed, optim, data, checkpoint, memory, profiler, c
 from . import views  # noqa: E402,F401  (after ops: in-place writes through torch's views)
 from . import accelerator, sparse, tensorboard  # noqa: E402,F401  (torch.accelerator; dense sparse; SummaryWriter)
 from . import amp  # noqa: E402,F401  (GradScaler/autocast as torch runs them without CUDA)
+from . import legacy  # noqa: E402,F401  (torch 0.4-1.x: Variable, typed tensor classes)
+from . import queries  # noqa: E402,F401  (torch.cuda.is_bf16_supported, torch.compile, torch.Size, x.is_xpu)
+from . import distributions  # noqa: E402,F401  (torch.distributions.Categorical)
 from . import pickle  # noqa: E402,F401  (pickle.load/Unpickler of torch objects: network pickles)
 from . import random_torch  # noqa: E402  (torch's CPU random stream: samplers, transforms)
 from .random_torch import Generator, manual_seed  # noqa: E402

@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import warnings
 
-__all__ = ["GradScaler", "autocast", "is_autocast_enabled"]
+__all__ = ["GradScaler", "autocast", "is_autocast_enabled", "CudaGradScaler", "cuda_autocast"]
 
 
 class GradScaler:
@@ -91,6 +91,23 @@ class autocast:
             with self:
                 return fn(*args, **kwargs)
         return run
+
+
+class CudaGradScaler(GradScaler):
+    """``torch.cuda.amp.GradScaler(init_scale, growth_factor, backoff_factor, growth_interval,
+    enabled)``: :class:`GradScaler` with torch's positional order for the CUDA alias (no device)."""
+
+    def __init__(self, init_scale: float = 2.0 ** 16, growth_factor: float = 2.0, backoff_factor: float = 0.5,
+                 growth_interval: int = 2000, enabled: bool = True):
+        super().__init__("cuda", init_scale, growth_factor, backoff_factor, growth_interval, enabled)
+
+
+class cuda_autocast(autocast):
+    """``torch.cuda.amp.autocast(enabled=True, dtype=torch.float16, cache_enabled=True)``:
+    :class:`autocast` with torch's positional order for the CUDA alias."""
+
+    def __init__(self, enabled: bool = True, dtype=None, cache_enabled=None):
+        super().__init__("cuda", dtype, enabled, cache_enabled)
 
 
 def is_autocast_enabled(device_type: str = "cuda") -> bool:

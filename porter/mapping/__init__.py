@@ -139,7 +139,8 @@ class MappingTable:
     """All rows of the table, by torch qualified name, plus an index of tensor methods."""
 
     def __init__(self, entries: Dict[str, ApiEntry], members: Optional[Mapping[str, frozenset]] = None,
-                 tensor_attributes: frozenset = frozenset(), star: Optional[Mapping[str, Mapping[str, str]]] = None):
+                 tensor_attributes: frozenset = frozenset(), star: Optional[Mapping[str, Mapping[str, str]]] = None,
+                 surface: Optional[Mapping[str, Tuple[str, ...]]] = None):
         self.entries = entries
         self.methods = {e.short_name: e for e in entries.values() if e.is_method}
         #: torch's public surface by namespace (``torch_members.json``); empty for a table
@@ -150,6 +151,9 @@ class MappingTable:
         #: what ``from <module> import *`` binds, by module: name -> torch qualified name, or
         #: ``python:<origin>`` for a name that is not torch's (``math``)
         self.star: Mapping[str, Mapping[str, str]] = star or {}
+        #: torch's whole public surface by namespace (``generate_members.SURFACE``): what the
+        #: coverage page measures the table against
+        self.surface: Mapping[str, Tuple[str, ...]] = surface or {}
 
     def get(self, api: str) -> Optional[ApiEntry]:
         """The row for a torch qualified name, or None."""
@@ -188,6 +192,20 @@ def load_table(directory: Path = TABLE_DIR) -> MappingTable:
         for api, e in entries.items():
             if e.kind == "class" and params.get(e.target) is not None:
                 entries[api] = dataclasses.replace(e, accepts=frozenset(params[e.target]))
+    signatures = Path(directory) / "torch_params.json"
+    if signatures.exists():
+        # written from torch's signatures by generate_torch_params.py: a row that does not list
+        # torch's positional order gets it from torch, so a positional argument is known by name
+        # (rejected, dropped or renamed like its keyword form)
+        torch_params = json.loads(signatures.read_text(encoding="utf-8"))
+        for api, e in entries.items():
+            if not e.params and api in torch_params:
+                positional = []
+                for name, kind in torch_params[api]:
+                    if kind not in ("p", "o") or name == "out":
+                        break  # out= is the converter's own rewrite (an assignment), never passed on
+                    positional.append(name)
+                entries[api] = dataclasses.replace(e, params=tuple(positional))
     path = Path(directory) / "torch_members.json"
     if not path.exists():
         return MappingTable(entries)
@@ -196,7 +214,12 @@ def load_table(directory: Path = TABLE_DIR) -> MappingTable:
     # torch.nn and torch.nn.functional by namespace, Tensor's data attributes, star imports
     data = json.loads(path.read_text(encoding="utf-8"))
     members = {k: frozenset(v) for k, v in data.items() if k.startswith("torch") and isinstance(v, list)}
-    return MappingTable(entries, members, frozenset(data.get("tensor_attributes", ())), data.get("star", {}))
+    for alias, public in data.get("aliases", {}).items():
+        # torch.nn.modules.linear.Linear is torch.nn.Linear: the same row under the path it is defined at
+        if alias not in entries and public in entries:
+            entries[alias] = dataclasses.replace(entries[public], api=alias)
+    surface = {ns: tuple(names) for ns, names in data.get("surface", {}).items()}
+    return MappingTable(entries, members, frozenset(data.get("tensor_attributes", ())), data.get("star", {}), surface)
 
 
 @lru_cache(maxsize=1)

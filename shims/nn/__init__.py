@@ -12,7 +12,7 @@ distances (:mod:`.distance`), upsampling (:mod:`.upsampling`), rearranging layer
 gets right are not repeated here: use ``jittor.nn`` for them.
 """
 from . import (activations, containers, conv, convolution1d, distance, dropouts, functional, losses, max_pool, module,
-               norm, padding, pooling, pooling1d, rearrange, rnn, transformer, upsampling)
+               norm, padding, pooling, pooling1d, pretrained, rearrange, rnn, transformer, upsampling)
 from .activations import *  # noqa: F401,F403
 from .containers import *  # noqa: F401,F403
 from .conv import *  # noqa: F401,F403
@@ -22,6 +22,7 @@ from .dropouts import *  # noqa: F401,F403
 from .functional import *  # noqa: F401,F403
 from .losses import *  # noqa: F401,F403
 from .max_pool import *  # noqa: F401,F403
+from .pretrained import *  # noqa: F401,F403
 from .module import *  # noqa: F401,F403
 from .norm import *  # noqa: F401,F403
 from .padding import *  # noqa: F401,F403
@@ -35,4 +36,4 @@ from .upsampling import *  # noqa: F401,F403
 __all__ = [*module.__all__, *pooling.__all__, *max_pool.__all__, *norm.__all__, *conv.__all__, *functional.__all__,
            *rnn.__all__, *dropouts.__all__, *transformer.__all__, *losses.__all__, *activations.__all__,
            *pooling1d.__all__, *padding.__all__, *rearrange.__all__, *distance.__all__, *upsampling.__all__,
-           *convolution1d.__all__, *containers.__all__]
+           *convolution1d.__all__, *containers.__all__, *pretrained.__all__]

@@ -12,6 +12,7 @@ import jittor as jt
 import numpy as np
 
 from ..ops import functional as F
+from ..ops.functional import _legacy_reduction
 from .module import Module
 
 __all__ = [
@@ -20,21 +21,13 @@ __all__ = [
     "multi_margin_loss", "NLLLoss", "HuberLoss", "MSELoss", "L1Loss", "SmoothL1Loss", "MarginRankingLoss",
     "SoftMarginLoss", "CosineEmbeddingLoss", "HingeEmbeddingLoss", "TripletMarginLoss", "GaussianNLLLoss",
     "PoissonNLLLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "triplet_margin_with_distance_loss",
-    "TripletMarginWithDistanceLoss", "multilabel_margin_loss", "MultiLabelMarginLoss"
+    "TripletMarginWithDistanceLoss", "multilabel_margin_loss", "MultiLabelMarginLoss", "CrossEntropyLoss", "BCELoss",
+    "BCEWithLogitsLoss", "KLDivLoss",
 ]
 
 
 def _reduce(loss, reduction: str):
     return F._reduce(loss, reduction)
-
-
-def _legacy_reduction(size_average, reduce, reduction: str) -> str:
-    """torch's ``_Reduction.legacy_get_string``."""
-    if size_average is None and reduce is None:
-        return reduction
-    size_average = True if size_average is None else size_average
-    reduce = True if reduce is None else reduce
-    return ("mean" if size_average else "sum") if reduce else "none"
 
 
 def margin_ranking_loss(input1, input2, target, margin: float = 0.0, size_average=None, reduce=None,
@@ -362,3 +355,58 @@ class MultiLabelMarginLoss(_Loss):
 
     def execute(self, input, target):
         return multilabel_margin_loss(input, target, reduction=self.reduction)
+
+
+# -- loss layers with torch's whole constructor signature, where Jittor's namesake takes fewer
+# arguments (every reduction, label_smoothing, torch's positional order, size_average=/reduce=)
+
+class CrossEntropyLoss(_Loss):
+    """``torch.nn.CrossEntropyLoss(weight=None, size_average=None, ignore_index=-100,
+    reduce=None, reduction='mean', label_smoothing=0.0)``."""
+
+    def __init__(self, weight=None, size_average=None, ignore_index: int = -100, reduce=None,
+                 reduction: str = "mean", label_smoothing: float = 0.0):
+        super().__init__(size_average, reduce, reduction)
+        self.register_buffer("weight", weight)
+        self.ignore_index = ignore_index
+        self.label_smoothing = label_smoothing
+
+    def execute(self, input, target):
+        return F.cross_entropy(input, target, self.weight, ignore_index=self.ignore_index,
+                               reduction=self.reduction, label_smoothing=self.label_smoothing)
+
+
+class BCELoss(_Loss):
+    """``torch.nn.BCELoss(weight=None, size_average=None, reduce=None, reduction='mean')``."""
+
+    def __init__(self, weight=None, size_average=None, reduce=None, reduction: str = "mean"):
+        super().__init__(size_average, reduce, reduction)
+        self.register_buffer("weight", weight)
+
+    def execute(self, input, target):
+        return F.binary_cross_entropy(input, target, self.weight, reduction=self.reduction)
+
+
+class BCEWithLogitsLoss(_Loss):
+    """``torch.nn.BCEWithLogitsLoss(weight=None, size_average=None, reduce=None,
+    reduction='mean', pos_weight=None)``."""
+
+    def __init__(self, weight=None, size_average=None, reduce=None, reduction: str = "mean", pos_weight=None):
+        super().__init__(size_average, reduce, reduction)
+        self.register_buffer("weight", weight)
+        self.register_buffer("pos_weight", pos_weight)
+
+    def execute(self, input, target):
+        return F.binary_cross_entropy_with_logits(input, target, self.weight, reduction=self.reduction,
+                                                  pos_weight=self.pos_weight)
+
+
+class KLDivLoss(_Loss):
+    """``torch.nn.KLDivLoss(size_average=None, reduce=None, reduction='mean', log_target=False)``."""
+
+    def __init__(self, size_average=None, reduce=None, reduction: str = "mean", log_target: bool = False):
+        super().__init__(size_average, reduce, reduction)
+        self.log_target = log_target
+
+    def execute(self, input, target):
+        return F.kl_div(input, target, reduction=self.reduction, log_target=self.log_target)

@@ -128,19 +128,32 @@ def _reduce(loss, reduction: str):
     raise ValueError(f"reduction={reduction!r}: expected 'mean', 'sum' or 'none'")
 
 
+def _legacy_reduction(size_average, reduce, reduction: str) -> str:
+    """torch's ``_Reduction.legacy_get_string``: the deprecated ``size_average=``/``reduce=``
+    arguments (torch 0.4 code) decide the reduction when either is given."""
+    if size_average is None and reduce is None:
+        return reduction
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    return ("mean" if size_average else "sum") if reduce else "none"
+
+
 def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "mean"):
     """``F.mse_loss`` with ``reduction``."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
     d = input - target
     return _reduce(d * d, reduction)
 
 
 def l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mean"):
     """``F.l1_loss`` with ``reduction``."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
     return _reduce((input - target).abs(), reduction)
 
 
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mean", beta: float = 1.0):
     """``F.smooth_l1_loss``: ``0.5 d^2 / beta`` below ``beta``, ``|d| - 0.5 beta`` above."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
     d = (input - target).abs()
     if beta == 0:
         return _reduce(d, reduction)
@@ -155,6 +168,7 @@ def huber_loss(input, target, reduction: str = "mean", delta: float = 1.0):
 
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction: str = "mean"):
     """``F.binary_cross_entropy``, logs clamped at -100 as torch does."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
     loss = -(target * jt.maximum(input.log(), -100.0) + (1 - target) * jt.maximum((1 - input).log(), -100.0))
     if weight is not None:
         loss = loss * weight
@@ -164,6 +178,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
                                      reduction: str = "mean", pos_weight=None):
     """``F.binary_cross_entropy_with_logits`` (stable), with ``weight`` and ``pos_weight``."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
     log_sig = logsigmoid(input)
     log_1m = logsigmoid(-input)
     pos = target * log_sig
@@ -179,6 +194,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index: int = 
              reduction: str = "mean"):
     """``F.nll_loss`` for (N, C) or (N, C, d1, ...) log-probabilities, with ``weight``,
     ``ignore_index`` and ``reduction`` (mean divides by the summed weights of kept targets)."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
     c = int(input.shape[1])
     logp = input if input.ndim == 2 else input.reshape(int(input.shape[0]), c, -1).transpose(1, 2).reshape(-1, c)
     t = target.reshape(-1)
@@ -199,6 +215,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index: i
                   reduction: str = "mean", label_smoothing: float = 0.0):
     """``F.cross_entropy`` with class-index targets, ``weight``, ``ignore_index``,
     ``reduction`` and ``label_smoothing``; (N, C, d1, ...) inputs too."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
     logp = log_softmax(input, 1)
     nll = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
     if label_smoothing == 0.0:
@@ -226,6 +243,7 @@ def nll_weight_sum(target, weight, ignore_index, c):
 
 def kl_div(input, target, size_average=None, reduce=None, reduction: str = "mean", log_target: bool = False):
     """``F.kl_div`` (``input`` log-probabilities), with ``batchmean``."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
     if log_target:
         loss = target.exp() * (target - input)
     else:

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import math
 
+import jittor as jt
 import numpy as np
 from PIL import Image
 
-__all__ = ["make_grid", "save_image"]
+__all__ = ["make_grid", "save_image", "make_grid_tensor"]
 
 
 def _as_array(tensor) -> np.ndarray:
@@ -48,6 +49,13 @@ def make_grid(tensor, nrow: int = 8, padding: int = 2, normalize: bool = False, 
         y, xx = divmod(k, xmaps)
         grid[:, y * height + padding:y * height + padding + h, xx * width + padding:xx * width + padding + w] = x[k]
     return grid
+
+
+def make_grid_tensor(tensor, nrow: int = 8, padding: int = 2, normalize: bool = False, value_range=None,
+                     scale_each: bool = False, pad_value: float = 0.0):
+    """``torchvision.utils.make_grid``: the grid as a float32 (C, H, W) Var (computed on the
+    host like torchvision's own image helpers; no gradient flows through it)."""
+    return jt.array(make_grid(tensor, nrow, padding, normalize, value_range, scale_each, pad_value))
 
 
 def save_image(tensor, fp, format=None, **grid_kwargs) -> None:

@@ -91,6 +91,32 @@ def transform_args(entry: ApiEntry, args: List[cst.Arg], then: Optional[list] = 
     return out, notes, None
 
 
+def name_factory_args(entry: ApiEntry, args: List[cst.Arg]) -> Tuple[List[cst.Arg], List[str]]:
+    """Torch's trailing factory arguments passed by position (``nn.Linear(3, 2, True, "cpu",
+    torch.float64)``, ``super().__init__(i, o, bias, device, dtype)``) as the keyword forms the
+    rules handle: ``device`` is dropped (Jittor places every Var globally), ``dtype`` becomes
+    ``dtype=``.  Positions come from the row's ``params`` (torch's signature)."""
+    if "device" not in entry.params and "dtype" not in entry.params:
+        return list(args), []
+    out: List[cst.Arg] = []
+    notes: List[str] = []
+    named = False  # past a device/dtype position, positional arguments go by name (nothing shifts)
+    for i, arg in enumerate(args):
+        if arg.star or arg.keyword is not None or i >= len(entry.params) or any(a.star for a in args[:i]):
+            out.append(arg)
+        elif entry.params[i] == "device":
+            named = True
+            notes.append(f"{entry.api}: dropped device (Jittor places every Var globally)")
+        elif entry.params[i] == "dtype" or named:
+            named = True
+            out.append(_keyword(arg, entry.params[i]))
+        else:
+            out.append(arg)
+    if out and len(out) < len(args):
+        out[-1] = out[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    return out, notes
+
+
 def split_factory_dtype(entry: ApiEntry, args: List[cst.Arg]) -> Tuple[List[cst.Arg], Optional[cst.Arg]]:
     """A torch layer's ``dtype=`` factory argument that the row's target lacks, taken out of
     ``args`` (it becomes a cast of the layer's parameters: ``shims.nn.with_dtype``)."""
@@ -309,7 +335,10 @@ class ApiCallRule(Rule):
             func = self._convert_reference(original.func, updated.func, qual)
             return updated if func is None else updated.with_changes(func=func)
         call, out = _split_out(updated) if entry.kind == "function" and "out" not in entry.params else (updated, None)
-        rest, dtype = split_factory_dtype(entry, list(call.args))
+        named, notes = name_factory_args(entry, list(call.args))
+        for n in notes:
+            self.ctx.note(n)
+        rest, dtype = split_factory_dtype(entry, named)
         then: list = []
         args = self._args_or_report(original, call.with_changes(args=rest), entry, qual, then)
         if args is None:

@@ -14,7 +14,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import libcst as cst
 
 from ...mapping import ApiEntry
-from .api_calls import code_of, split_factory_dtype, transform_args
+from .api_calls import code_of, name_factory_args, split_factory_dtype, transform_args
 from .base import Rule
 from .common import BlockRule, stmt_call
 
@@ -73,7 +73,7 @@ class LayerArgsRule(BlockRule, Rule):
             if call is None or not _is_super_init(call):
                 continue
             self.calls[call] = entry  # type: ignore[assignment]
-            if split_factory_dtype(entry, list(call.args))[1] is not None:  # type: ignore[arg-type]
+            if split_factory_dtype(entry, name_factory_args(entry, list(call.args))[0])[1] is not None:  # type: ignore[arg-type]
                 self.edit(stmt, lambda new, call=call: [new, cst.parse_statement(
                     f"shims.nn.with_dtype(self, {code_of(self.dtypes[call])})")] if call in self.dtypes else [new])
 
@@ -81,8 +81,11 @@ class LayerArgsRule(BlockRule, Rule):
         entry = self.calls.get(original)
         if entry is None:
             return updated
-        args = [a for a in updated.args if not (a.keyword is not None and a.keyword.value == "device")]
-        if len(args) < len(updated.args):
+        named, notes = name_factory_args(entry, list(updated.args))
+        for n in notes:
+            self.ctx.note(n)
+        args = [a for a in named if not (a.keyword is not None and a.keyword.value == "device")]
+        if len(args) < len(named):
             self.ctx.note(f"{entry.api}.__init__: dropped device= (Jittor places every Var globally)")
         args, dtype = split_factory_dtype(entry, args)
         args, notes, problem = transform_args(entry, args)

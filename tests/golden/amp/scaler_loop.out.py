@@ -4,10 +4,10 @@ from accelerate import Accelerator
 
 
 def train(model, opt, loader, accelerator: Accelerator):
-    scaler = shims.amp.GradScaler()
+    scaler = shims.amp.CudaGradScaler()
     for x, y in loader:
         opt.zero_grad()
-        with shims.amp.autocast():
+        with shims.amp.cuda_autocast():
             loss = shims.mse_loss(model(x), y)
         scaler.scale(loss).backward()
         scaler.unscale_(opt)

@@ -3,7 +3,7 @@ import shims
 
 def inspect(x, net, dataset):
     a = x.grad_fn is None  # no autograd nodes in Jittor: marked  # jtport: JT001 torch.Tensor.grad_fn: Jittor keeps no autograd graph nodes on Vars: to ask whether a tensor was computed with gradient, test x.requires_grad and not x.is_leaf
-    b = (x.layout, x.is_quantized, x.retains_grad, x.imag)  # jtport: JT001 torch.Tensor.layout: not in jtport's mapping table yet (Jittor may lack it or define it differently): port by hand; JT001 torch.Tensor.is_quantized: not in jtport's mapping table yet (Jittor may lack it or define it differently): port by hand; JT001 torch.Tensor.retains_grad: not in jtport's mapping table yet (Jittor may lack it or define it differently): port by hand; JT001 torch.Tensor.imag: Jittor has no complex dtype: complex tensors cannot be ported (marked, never passed to Jittor) (torch raises for .imag of a real tensor too)
+    b = (x.layout, x.is_quantized, x.retains_grad, x.imag)  # jtport: JT001 torch.Tensor.layout: not in jtport's mapping table yet (Jittor may lack it or define it differently): port by hand; JT001 torch.Tensor.retains_grad: not in jtport's mapping table yet (Jittor may lack it or define it differently): port by hand; JT001 torch.Tensor.imag: Jittor has no complex dtype: complex tensors cannot be ported (marked, never passed to Jittor) (torch raises for .imag of a real tensor too)
     c = x.T, x.mT, x.is_cuda, x.shape, x.ndim  # what the Var has (shims installs T, mT, is_cuda)
     _, predicted = shims.max(shims.data_of(net(x)), 1)  # torch's .data: the tensor, detached
     w = shims.data_of(net.weight)
