@@ -19,6 +19,7 @@ from . import indexing  # noqa: E402,F401  (range indices; Jittor's short-index 
 from . import ops, nn, distributed, optim, data, checkpoint, memory, profiler, cpp_extension, runtime  # noqa: E402,F401
 from . import accelerator, sparse, tensorboard  # noqa: E402,F401  (torch.accelerator; dense sparse; SummaryWriter)
 from . import amp  # noqa: E402,F401  (GradScaler/autocast as torch runs them without CUDA)
+from . import jit  # noqa: E402,F401  (torch.jit/fx/compile markers: the identity under eager execution)
 from . import pickle  # noqa: E402,F401  (pickle.load/Unpickler of torch objects: network pickles)
 from . import random_torch  # noqa: E402  (torch's CPU random stream: samplers, transforms)
 from .random_torch import Generator, manual_seed  # noqa: E402
