@@ -9,7 +9,7 @@ each is the identity here (``@torch.jit.ignore``, ``@torch.fx.wrap``, ``@torch.j
 from __future__ import annotations
 
 import typing
-from typing import Any, Callable
+from typing import Any
 
 __all__ = ["identity_decorator", "script", "compile", "annotate", "is_scripting", "is_tracing",
            "is_compiling", "Final"]
@@ -36,10 +36,16 @@ def annotate(the_type: Any, value: Any) -> Any:
     return value
 
 
-def _false(*args: Any, **kwargs: Any) -> bool:
+def is_scripting() -> bool:
+    """``torch.jit.is_scripting()``: False (the port runs eagerly, as eager torch does)."""
     return False
 
 
-is_scripting: Callable[..., bool] = _false
-is_tracing: Callable[..., bool] = _false
-is_compiling: Callable[..., bool] = _false
+def is_tracing() -> bool:
+    """``torch.jit.is_tracing()``: False (nothing traces the port)."""
+    return False
+
+
+def is_compiling() -> bool:
+    """``torch.compiler.is_compiling()``: False (nothing compiles the port)."""
+    return False
