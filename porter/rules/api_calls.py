@@ -369,8 +369,9 @@ class ApiCallRule(Rule):
         if entry is None or rest or entry.status != "direct" and entry.status != "shim":
             func = self._convert_reference(original.func, updated.func, qual)
             return updated if func is None else updated.with_changes(func=func)
-        if entry.has_policy and any(a.star == "**" for a in original.args):
-            # ``torch.empty(1, dim, **dd)``: the keywords are known only when the call runs
+        if entry.has_policy and any(a.star for a in original.args):
+            # ``torch.empty(1, dim, **dd)``, ``torch.zeros(*x.size())``: the arguments are known
+            # only when the call runs
             self.ctx.handled(original.func)
             return updated.with_changes(func=self._runtime_value(entry))
         call, out = _split_out(updated) if entry.kind == "function" and "out" not in entry.params else (updated, None)
