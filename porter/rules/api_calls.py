@@ -176,6 +176,14 @@ def _stack_of_scalars(names, call: cst.Call) -> bool:
     return True
 
 
+def _maybe_none_dtype(arg: cst.Arg) -> bool:
+    """``dtype=dtype``: a variable that may hold None (torch: the default dtype; Jittor's
+    factories reject None), unlike a spelled dtype (``dtype=torch.float16``)."""
+    return arg.keyword is not None and arg.keyword.value == "dtype" \
+        and isinstance(arg.value, (cst.Name, cst.Subscript, cst.IfExp)) \
+        and not (isinstance(arg.value, cst.Name) and arg.value.value in ("float", "int", "bool"))
+
+
 class ApiCallRule(Rule):
     """Apply the mapping table to torch references, calls and tensor-method calls."""
 
@@ -369,7 +377,7 @@ class ApiCallRule(Rule):
         if entry is None or rest or entry.status != "direct" and entry.status != "shim":
             func = self._convert_reference(original.func, updated.func, qual)
             return updated if func is None else updated.with_changes(func=func)
-        if entry.has_policy and any(a.star for a in original.args):
+        if entry.has_policy and any(a.star or _maybe_none_dtype(a) for a in original.args):
             # ``torch.empty(1, dim, **dd)``, ``torch.zeros(*x.size())``: the arguments are known
             # only when the call runs
             self.ctx.handled(original.func)
