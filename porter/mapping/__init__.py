@@ -154,22 +154,6 @@ def _entry(api: str, row: dict, source: str) -> ApiEntry:
                     receiver=receiver, note=row.get("note", ""), source=source)
 
 
-#: torch packages whose public names are defined in (and importable from) submodules
-_DEFINING_PACKAGES = ("torch.nn.modules", "torch.nn", "torch.utils.data", "torch.optim", "torch.nn.utils")
-
-
-def _public_name(api: str) -> Optional[str]:
-    """``torch.nn.modules.conv.Conv2d`` -> ``torch.nn.Conv2d``; ``torch.optim.adam.Adam`` ->
-    ``torch.optim.Adam``; None for a name that is not spelled through a defining submodule."""
-    for package in _DEFINING_PACKAGES:
-        if api.startswith(package + "."):
-            parts = api[len(package) + 1:].split(".")
-            if len(parts) >= 2 and parts[0].islower() and parts[1][:1].isupper():
-                public = "torch.nn" if package == "torch.nn.modules" else package
-                return ".".join([public, *parts[1:]])
-    return None
-
-
 class MappingTable:
     """All rows of the table, by torch qualified name, plus an index of tensor methods."""
 
@@ -187,15 +171,8 @@ class MappingTable:
         self.star: Mapping[str, Mapping[str, str]] = star or {}
 
     def get(self, api: str) -> Optional[ApiEntry]:
-        """The row for a torch qualified name, or None.  A name spelled through the module that
-        defines it (``torch.nn.modules.module.Module``, ``torch.utils.data.dataset.Dataset``,
-        ``torch.optim.adam.Adam``) finds its public name's row (``torch.nn.Module``)."""
-        found = self.entries.get(api)
-        if found is None:
-            public = _public_name(api)
-            if public is not None:
-                found = self.entries.get(public)
-        return found
+        """The row for a torch qualified name, or None."""
+        return self.entries.get(api)
 
     def method(self, name: str) -> Optional[ApiEntry]:
         """The row for tensor method ``name`` (``torch.Tensor.<name>``), or None."""
