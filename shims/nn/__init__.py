@@ -8,9 +8,10 @@ sequences (:mod:`.rnn`), dropout (:mod:`.dropouts`), attention and transformers
 (:mod:`.layers`).  Names that Jittor already gets right are not repeated here: use
 ``jittor.nn`` for them.
 """
-from . import conv, dropouts, functional, layers, module, norm, pooling, rnn, transformer
+from . import conv, dropouts, forward, functional, layers, module, norm, param_flag, pooling, rnn, transformer  # noqa: F401,E501
 from .conv import *  # noqa: F401,F403
 from .dropouts import *  # noqa: F401,F403
+from .param_flag import *  # noqa: F401,F403
 from .functional import *  # noqa: F401,F403
 from .layers import *  # noqa: F401,F403
 from .module import *  # noqa: F401,F403
@@ -20,4 +21,4 @@ from .rnn import *  # noqa: F401,F403
 from .transformer import *  # noqa: F401,F403
 
 __all__ = [*module.__all__, *pooling.__all__, *norm.__all__, *conv.__all__, *functional.__all__, *rnn.__all__,
-           *dropouts.__all__, *transformer.__all__, *layers.__all__]
+           *dropouts.__all__, *transformer.__all__, *layers.__all__, *param_flag.__all__]

@@ -68,7 +68,9 @@ def _array(data, dtype=None) -> jt.Var:
         arr = None  # ragged or holding Vars: Jittor's own conversion
     if arr is None or arr.dtype == object:
         return jt.array(data)
-    name = None if dtype is None else str(dtype)
+    from ..runtime import _dtype_name  # jt.float64 is a function named after its dtype
+
+    name = None if dtype is None else _dtype_name(dtype)
     if name in ("int64", "float64", "uint64"):
         arr = arr.astype(name)
     elif arr.dtype.kind in "iu" and arr.dtype.itemsize == 8 and arr.size \
