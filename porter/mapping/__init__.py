@@ -91,9 +91,11 @@ class ApiEntry:
         return self.api.rsplit(".", 1)[-1]
 
     def lacks_factory(self, name: str) -> bool:
-        """``name`` is a torch factory keyword (``device``/``dtype``) this class row's target
-        does not take and the row says nothing about (``shims.namespace`` handles it at run time)."""
-        return name in FACTORY_KEYWORDS and self.accepts is not None and name not in self.accepts \
+        """``name`` is a torch factory keyword (``device``/``dtype``, which torch's layers take)
+        this ``torch.nn`` class row's target does not take and the row says nothing about
+        (``shims.namespace`` handles it at run time)."""
+        return name in FACTORY_KEYWORDS and self.kind == "class" and self.api.startswith("torch.nn.") \
+            and self.accepts is not None and name not in self.accepts \
             and name not in self.rename and name not in self.reject
 
     @property
