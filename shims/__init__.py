@@ -24,6 +24,7 @@ from . import amp  # noqa: E402,F401  (GradScaler/autocast as torch runs them wi
 from . import legacy  # noqa: E402,F401  (torch 0.4-1.x: Variable, typed tensor classes)
 from . import queries  # noqa: E402,F401  (torch.cuda.is_bf16_supported, torch.compile, torch.Size, x.is_xpu)
 from . import distributions  # noqa: E402,F401  (torch.distributions.Categorical)
+from . import jit  # noqa: E402,F401  (torch.jit/fx/compile markers: the identity under eager execution)
 from . import pickle  # noqa: E402,F401  (pickle.load/Unpickler of torch objects: network pickles)
 from . import random_torch  # noqa: E402  (torch's CPU random stream: samplers, transforms)
 from .random_torch import Generator, manual_seed  # noqa: E402

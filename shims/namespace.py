@@ -75,14 +75,25 @@ def _allowed(value, allow) -> bool:
     return False
 
 
+#: torch's factory keywords: where the target lacks one, ``device`` is dropped (placement is
+#: global in Jittor) and a layer's ``dtype`` casts its parameters once made (``with_dtype``)
+_FACTORY = ("device", "dtype")
+
+
 def _apply_policy(entry, args, kwargs):
-    """The row's argument policy on a call's values: (args, kwargs, then-calls)."""
+    """The row's argument policy on a call's values: (args, kwargs, then-calls).  A factory
+    keyword (``device``/``dtype``) the target lacks: ``None`` or a device is dropped, a dtype
+    becomes a ``("dtype", value)`` then-call the caller applies to the result."""
     out_args, out_kwargs, then = [], {}, []
     shifted = False
     named = [(entry.params[i] if i < len(entry.params) else None, v, True) for i, v in enumerate(args)]
     named += [(k, v, False) for k, v in kwargs.items()]
     for name, value, positional in named:
-        if name in entry.reject or name in entry.then or name in entry.drop:
+        if name in _FACTORY and (value is None or entry.lacks_factory(name)):
+            if name == "dtype" and value is not None:
+                then.append(("dtype", value))
+            shifted = shifted or positional
+        elif name in entry.reject or name in entry.then or name in entry.drop:
             if name in entry.reject and not _allowed(value, entry.reject[name].allow):
                 raise UnportedError(f"{entry.api}: argument {name}={value!r}: {entry.reject[name].reason}")
             if name in entry.then and value is not False:
@@ -97,20 +108,25 @@ def _apply_policy(entry, args, kwargs):
 
 def _with_policy(entry, obj):
     """``obj`` called with the row's argument policy applied (a subclass for a class)."""
-    if not (entry.rename or entry.drop or entry.reject or entry.then):
+    if not entry.has_policy:
         return obj
 
     def call(*args, **kwargs):
         args, kwargs, then = _apply_policy(entry, args, kwargs)
         result = obj(*args, **kwargs)
         for method, value in then:
-            result = getattr(result, method)(value)
+            result = result.cast(value) if method == "dtype" else getattr(result, method)(value)
         return result
 
     if isinstance(obj, type):
         def __init__(self, *args, **kwargs):
-            args, kwargs, _ = _apply_policy(entry, args, kwargs)
+            args, kwargs, then = _apply_policy(entry, args, kwargs)
             obj.__init__(self, *args, **kwargs)
+            dtype = next((v for m, v in then if m == "dtype"), None)
+            if dtype is not None:
+                # lazy: shims.nn imports this module (its classes as torch values) through shims' __init__
+                from .nn import with_dtype
+                with_dtype(self, dtype)
         return type(obj.__name__, (obj,), {"__init__": __init__, "__module__": obj.__module__,
                                            "__doc__": obj.__doc__})
     return functools.wraps(obj)(call)

@@ -89,8 +89,16 @@ class Unported:
     def __iter__(self):
         self._fail("iterating over")
 
-    def __bool__(self):
-        self._fail("testing the truth of")
+    def __bool__(self) -> bool:
+        # feature tests (``getattr(torch.compiler, "disable", None) or fallback``,
+        # ``if hasattr(F, "x") and F.x:``) read an unported API as absent and take their fallback
+        return False
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Unported) and other._jtport_name == self._jtport_name
+
+    def __hash__(self) -> int:
+        return hash(("shims.unported", self._jtport_name))
 
     def __enter__(self):
         self._fail("entering")
@@ -136,7 +144,9 @@ def _torch_tensor_members() -> frozenset:
 
 
 def install_var_getattr(var_type) -> None:
-    """A read of a torch tensor member the Var lacks (marked by the converter: ``x.grad_fn``,
+    """A read of a torch tensor member the Var lacks that the mapping table converts
+    (``x.new_zeros``, reached where the converter could not see a tensor) gives the row's shim
+    (:mod:`shims.var_fallback`); one it does not (marked by the converter: ``x.grad_fn``,
     ``x.layout``, ``x.geqrf()``) raises :class:`UnportedAttributeError` naming the line and
     its marker, instead of a bare AttributeError.  Called only for names normal lookup did not
     find; torch's member list is read on the first such miss of a torch name."""
@@ -147,6 +157,12 @@ def install_var_getattr(var_type) -> None:
             if not members:
                 members.append(_torch_tensor_members())
             if name in members[0]:
+                # lazy: var_fallback reaches the table through shims.namespace, which imports this module
+                from .var_fallback import tensor_member  # the table's row, for receivers not converted
+
+                found = tensor_member(self, name)
+                if found is not None:
+                    return found
                 Unported(f"torch.Tensor.{name}")._fail("reading", UnportedAttributeError)
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 

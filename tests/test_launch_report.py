@@ -1,4 +1,4 @@
-"""The report says how to launch a converted distributed program (``porter/rules/launch.py``):
+"""The report says how to launch a converted distributed program (``porter/convert/rules/launch.py``):
 the process count ``mp.spawn`` asks for, torchrun's environment reads, ``--local_rank``."""
 import pytest
 

@@ -1,6 +1,6 @@
 """torch's whole public surface, from torch itself (``torch_members.json``: ``surface`` and
 ``aliases``, written by ``porter/mapping/generate_members.py`` in .venv-torch), against the table."""
-from porter.coverage_doc import namespace_coverage, render_namespaces
+from porter.prove.coverage_doc import namespace_coverage, render_namespaces
 from porter.mapping import default_table
 
 TABLE = default_table()

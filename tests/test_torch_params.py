@@ -16,7 +16,7 @@ import libcst as cst
 import pytest
 
 from porter.mapping import TABLE_DIR, default_table
-from porter.pipeline import convert_source
+from porter.convert.pipeline import convert_source
 
 TORCH_PARAMS = json.loads((TABLE_DIR / "torch_params.json").read_text())
 PREFIX = "v_"

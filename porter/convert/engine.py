@@ -14,10 +14,11 @@ import tokenize
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from .pipeline import ConvertResult, convert_source
 from .report import FileReport, Finding, Report
+from .star_exports import apply_prelude, star_preludes
 
 
 class ConvertError(Exception):
@@ -28,6 +29,8 @@ class ConvertError(Exception):
 class _Job:
     src: Path
     rel: str
+    #: torch imports to append to star-import lines (:mod:`porter.convert.star_exports`)
+    prelude: Optional[Dict[int, str]] = None
 
 
 def decode_source(data: bytes, path: str) -> Tuple[Optional[str], Optional[str], Optional[Finding]]:
@@ -44,8 +47,9 @@ def decode_source(data: bytes, path: str) -> Tuple[Optional[str], Optional[str],
     return text, encoding, None
 
 
-def convert_file(src: Path, rel: str) -> Tuple[FileReport, Optional[bytes]]:
-    """Convert one file; returns its report and the new bytes (None when unchanged/failed)."""
+def convert_file(src: Path, rel: str, prelude: Optional[Dict[int, str]] = None) -> Tuple[FileReport, Optional[bytes]]:
+    """Convert one file; returns its report and the new bytes (None when unchanged/failed).
+    ``prelude``: torch imports its star imports of the tree's own modules stand for."""
     try:
         data = src.read_bytes()
     except OSError as e:
@@ -57,6 +61,8 @@ def convert_file(src: Path, rel: str) -> Tuple[FileReport, Optional[bytes]]:
         report = FileReport(rel)
         report.error = error
         return report, None
+    if prelude:
+        text = apply_prelude(text, prelude)  # type: ignore[arg-type]
     result: ConvertResult = convert_source(text, rel)  # type: ignore[arg-type]
     if not result.changed:
         return result.report, None
@@ -67,7 +73,7 @@ def convert_file(src: Path, rel: str) -> Tuple[FileReport, Optional[bytes]]:
 
 
 def _convert_job(job: _Job) -> Tuple[str, FileReport, Optional[bytes]]:
-    report, data = convert_file(job.src, job.rel)
+    report, data = convert_file(job.src, job.rel, job.prelude)
     return job.rel, report, data
 
 
@@ -162,6 +168,19 @@ def walk(src: Path, exclude: Sequence[str] = ()) -> Tuple[List[_Job], List[_Job]
     return py, other, skipped
 
 
+def _add_preludes(py: List[_Job], root: str) -> None:
+    """Give each file that star-imports a module of the tree binding torch names its prelude."""
+    sources = []
+    for job in py:
+        try:
+            sources.append((job.rel, job.src.read_text(encoding="utf-8", errors="replace")))
+        except OSError:
+            continue  # reported when the file itself is converted
+    preludes = star_preludes(sources, root)
+    for job in py:
+        job.prelude = preludes.get(job.rel)
+
+
 def _rel(rel_dir: str, name: str) -> str:
     return name if rel_dir in ("", ".") else f"{rel_dir}/{name}"
 
@@ -216,6 +235,8 @@ def convert_path(src, out=None, *, in_place: bool = False, exclude: Sequence[str
         stale = remove_stale_temporaries(src) if src.is_dir() else \
             remove_stale_temporaries(src.parent, only=src.name)
         skipped = stale + skipped
+    if src.is_dir():
+        _add_preludes(py, src.name)
     report = Report()
     results = _run(py, jobs, progress)
     for job, (rel, file_report, data) in zip(py, results):

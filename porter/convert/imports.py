@@ -75,6 +75,14 @@ class _ImportRewriter(cst.CSTTransformer):
             result.translated[r.node]: r for r in ctx.names.imports if r.node in result.translated}
         self.first_done = False
         self.existing = set()
+        #: import statements (rules' output) in the body of a ``try`` that catches ImportError
+        self.guarded: Set[cst.CSTNode] = set()
+
+    def visit_Try(self, node: cst.Try) -> None:
+        if any(_catches_import_error(h) for h in node.handlers):
+            for stmt in node.body.body:
+                if isinstance(stmt, cst.SimpleStatementLine):
+                    self.guarded.update(stmt.body)
 
     # -- per statement ------------------------------------------------------------------
     def _replacement(self, small: cst.BaseSmallStatement) -> Optional[List[cst.BaseSmallStatement]]:
@@ -86,18 +94,30 @@ class _ImportRewriter(cst.CSTTransformer):
             return [small]  # reported by the pipeline; nothing to resolve names against
         keep: List[ImportBinding] = []
         jittor: Dict[str, List[Tuple[str, str]]] = {}
+        guarded = small in self.guarded
         for b in rec.bindings:
             if id(b) in self.result.kept_bindings:
                 keep.append(b)
                 continue
-            if b.local not in self.used or (b.is_module and b.qualname in ("torch", "torchvision")):
+            unused = b.local not in self.used
+            if b.is_module and (unused or b.qualname in ("torch", "torchvision")):
                 continue  # unused, or converted uses were respelled (torch.x -> jt.x)
             imp = _jittor_import_for(b, self.ctx)
+            if unused and (not rec.top_level or imp is None and not guarded):
+                continue  # an unused name: dropped unless a module-level re-export can be kept
             if imp is None:
                 keep.append(b)  # still used, nothing to replace it with: stays torch
             else:
                 module, name, local = imp
                 jittor.setdefault(module, []).append((name, local))
+        if guarded and keep:
+            # ``try: from torch import x / except ImportError: <fallback>``: torch's import
+            # fails here, so the fallback the code provides runs instead of a placeholder
+            names = ", ".join(b.qualname for b in keep)
+            keep = []
+            jittor_imports = [cst.parse_statement(_import_text(m, n)).body[0] for m, n in jittor.items()]
+            return [*jittor_imports, cst.parse_statement(
+                f"raise ImportError({names + ': no Jittor port (jtport)'!r})").body[0]]
         out: List[cst.BaseSmallStatement] = [_placeholder(b.local, b.qualname) for b in keep]
         for module, names in jittor.items():
             out.append(cst.parse_statement(_import_text(module, names)).body[0])
@@ -205,6 +225,18 @@ class _ImportRewriter(cst.CSTTransformer):
                 at = _insertion_point(body)
                 body = [*body[:at], *canonical, *body[at:]]
         return updated.with_changes(body=body, footer=[*carry, *updated.footer])
+
+
+_IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
+
+
+def _catches_import_error(handler: cst.ExceptHandler) -> bool:
+    """``except:``, ``except ImportError``, ``except (ModuleNotFoundError, X)``, ``except Exception``."""
+    if handler.type is None:
+        return True
+    types = [e.value for e in handler.type.elements] if isinstance(handler.type, cst.Tuple) else [handler.type]
+    return any(dotted_name_of(t).rsplit(".", 1)[-1] in _IMPORT_ERRORS for t in types
+               if isinstance(t, (cst.Name, cst.Attribute)))
 
 
 def _existing_imports(module: cst.Module, exclude) -> Set[str]:

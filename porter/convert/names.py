@@ -28,7 +28,7 @@ TORCH_MODULES = frozenset({
     "torch.utils", "torch.utils.data", "torch.utils.data.distributed", "torch.autograd",
     "torch.linalg", "torch.cuda", "torch.cuda.amp", "torch.backends", "torch.backends.cudnn",
     "torch.distributed", "torch.fft", "torch.special", "torch.jit", "torch.multiprocessing",
-    "torch.hub", "torch.random", "torch.amp",
+    "torch.hub", "torch.random", "torch.amp", "torch.fx", "torch.compiler", "torch._dynamo",
     "torchvision", "torchvision.transforms", "torchvision.transforms.functional",
     "torchvision.utils", "torchvision.models", "torchvision.datasets", "torchvision.ops",
     "torchvision.io",

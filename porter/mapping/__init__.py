@@ -91,6 +91,28 @@ class ApiEntry:
         """The last segment of the API (``var`` for ``torch.Tensor.var``)."""
         return self.api.rsplit(".", 1)[-1]
 
+    def lacks_factory(self, name: str) -> bool:
+        """``name`` is a torch factory keyword (``device``/``dtype``, which torch's layers take)
+        this ``torch.nn`` class row's target does not take and the row says nothing about
+        (``shims.namespace`` handles it at run time)."""
+        return name in FACTORY_KEYWORDS and self.kind == "class" and self.api.startswith("torch.nn.") \
+            and self.accepts is not None and name not in self.accepts \
+            and name not in self.rename and name not in self.reject
+
+    @property
+    def has_policy(self) -> bool:
+        """A direct/shim class or function row whose target alone does not take torch's arguments
+        (renamed, dropped, rejected or moved ones, or a factory keyword it lacks): as a value, it
+        is the target with the policy applied at run time (``shims.namespace``)."""
+        return self.status in ("direct", "shim") and self.kind in ("class", "function") \
+            and bool(self.target) and not self.target.startswith(".") \
+            and bool(self.rename or self.drop or self.reject or self.then
+                     or any(self.lacks_factory(n) for n in FACTORY_KEYWORDS))
+
+
+#: torch's factory keywords (a layer's or tensor's placement and type)
+FACTORY_KEYWORDS = ("device", "dtype")
+
 
 _KEYS = {"status", "target", "params", "rename", "drop", "reject", "then", "reason", "kind",
          "differentiable", "receiver", "note"}

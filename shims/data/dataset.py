@@ -8,7 +8,7 @@ from __future__ import annotations
 import collections.abc
 import numbers
 from dataclasses import dataclass
-from typing import Any, Optional, Sequence
+from typing import Any, Generic, Optional, Sequence, TypeVar
 
 import numpy as np
 
@@ -18,7 +18,10 @@ __all__ = ["Dataset", "IterableDataset", "TensorDataset", "Subset", "default_col
            "default_convert", "get_worker_info", "WorkerInfo"]
 
 
-class Dataset:
+_T_co = TypeVar("_T_co", covariant=True)
+
+
+class Dataset(Generic[_T_co]):
     """``torch.utils.data.Dataset``: a map-style dataset (``__getitem__`` and ``__len__``).
     Any class with those two methods works with :class:`DataLoader` (it need not derive)."""
 

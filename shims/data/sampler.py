@@ -12,7 +12,7 @@ seeds its own generator (``seed + epoch``), so its order is torch's exactly.
 from __future__ import annotations
 
 import math
-from typing import Iterator, List, Optional, Sequence
+from typing import Generic, Iterator, List, Optional, Sequence, TypeVar
 
 import numpy as np
 from jittor import compile_extern
@@ -45,7 +45,10 @@ def make_rng(generator) -> np.random.Generator:
                     f"or None, got {type(generator).__name__}")
 
 
-class Sampler:
+_T_co = TypeVar("_T_co", covariant=True)
+
+
+class Sampler(Generic[_T_co]):
     """``torch.utils.data.Sampler``: subclasses define ``__iter__`` (and usually ``__len__``).
     Infinite samplers (``__len__`` = 2**31, an endless ``__iter__``) are supported."""
 

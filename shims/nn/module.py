@@ -157,7 +157,7 @@ class Module(jt.Module):
     def execute(self, *args, **kw):
         """Run ``forward`` when the subclass defines it (torch's entry point), like torch."""
         forward = getattr(type(self), "forward", None)
-        if forward is None:
+        if forward is None or getattr(forward, "execute_alias", False):  # jt.Module.forward: shims.nn.forward
             raise NotImplementedError(f"{type(self).__name__} defines neither execute nor forward")
         return forward(self, *args, **kw)
 

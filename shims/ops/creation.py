@@ -11,6 +11,7 @@ import jittor as jt
 import numpy as np
 
 from ._common import _cast, _device_free, _size
+from ..runtime import _dtype_name  # jt.float64 is a function named after its dtype
 
 __all__ = ['linspace', 'arange', 'full', 'tensor', 'as_tensor', 'from_numpy', 'Tensor', 'FloatTensor', 'LongTensor',
            'is_tensor', 'eye', 'empty_like', 'logspace', 'randint', 'new_zeros', 'new_ones', 'new_empty', 'new_full',
@@ -49,10 +50,36 @@ def full(size, fill_value, *, dtype=None):
     return jt.full(size, fill_value, dtype)
 
 
-def _array(data) -> jt.Var:
+_INT32 = np.iinfo(np.int32)
+
+
+def _array(data, dtype=None) -> jt.Var:
     """``jt.array(data)``, also for a ``range`` (torch takes any sequence; Jittor raises
-    ``type <range> not support``), e.g. ``torch.LongTensor(range(12))`` for node indices."""
-    return jt.array(list(data) if isinstance(data, range) else data)
+    ``type <range> not support``), e.g. ``torch.LongTensor(range(12))`` for node indices.
+
+    Never a silently changed value: Jittor's ``auto_convert_64_to_32`` makes 64-bit input
+    32-bit, which wraps an integer outside int32's range (``[2**40, 3]`` became ``[0, 3]``) and
+    rounds a float to float32 before a ``dtype=float64`` cast.  Integers outside int32 stay int64,
+    and data asked for as ``dtype`` (``"int64"``, ``"float64"``) is made in that type directly."""
+    if isinstance(data, range):
+        data = list(data)
+    try:
+        arr = np.asarray(data) if not isinstance(data, jt.Var) else None
+    except (ValueError, TypeError):
+        arr = None  # ragged or holding Vars: Jittor's own conversion
+    if arr is None or arr.dtype == object:
+        return jt.array(data)
+
+    name = None if dtype is None else _dtype_name(dtype)
+    if name in ("int64", "float64", "uint64"):
+        arr = arr.astype(name)
+    elif arr.dtype.kind in "iu" and arr.dtype.itemsize == 8 and arr.size \
+            and (arr.max() > _INT32.max or arr.min() < _INT32.min):
+        pass  # kept int64: int32 cannot hold these values
+    else:
+        return jt.array(data)
+    with jt.flag_scope(auto_convert_64_to_32=0):
+        return jt.array(arr)
 
 
 def tensor(data, *, dtype=None, device=None, requires_grad: bool = False, pin_memory: bool = False):
@@ -61,8 +88,8 @@ def tensor(data, *, dtype=None, device=None, requires_grad: bool = False, pin_me
     Python floats give float32 and ints int32 (Jittor's integer default; torch: int64), a
     Python scalar gives shape (1,) (Jittor has no 0-d Vars).  ``device`` is ignored
     (placement is global in Jittor)."""
-    y = data.clone() if isinstance(data, jt.Var) else _array(data)
-    if dtype is not None:
+    y = data.clone() if isinstance(data, jt.Var) else _array(data, dtype)
+    if dtype is not None and str(y.dtype) != str(dtype):
         y = y.cast(dtype)
     return _device_free(requires_grad, y)
 
@@ -95,7 +122,11 @@ def _typed_tensor(dtype):
 
         def __new__(cls, *args, device=None):
             if len(args) == 1 and not isinstance(args[0], int):
-                return _array(args[0]).cast(dtype) if not isinstance(args[0], jt.Var) else args[0].cast(dtype)
+                if isinstance(args[0], jt.Var):
+                    return args[0].cast(dtype)
+                y = _array(args[0], dtype)
+                # LongTensor is int32 here; values int32 cannot hold keep the int64 _array gave them
+                return y if str(y.dtype) == "int64" and dtype == "int32" else y.cast(dtype)
             return jt.zeros(tuple(int(a) for a in args), dtype=dtype)
     return ctor
 

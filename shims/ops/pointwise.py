@@ -486,3 +486,9 @@ def digamma(input):
 def lgamma(input):
     """``torch.lgamma`` (Jittor's ``lgamma`` is a Function class)."""
     return jt.lgamma()(input)
+
+
+if not hasattr(jt.Var, "__invert__"):
+    # ``~mask`` (torch: logical not of a bool tensor, bitwise not of an integer one); Jittor's
+    # Var has no unary ``~`` and raises "bad operand type for unary ~"
+    jt.Var.__invert__ = bitwise_not

@@ -41,6 +41,11 @@ CASES = [
     case(A, "torch.LongTensor", "out = torch.LongTensor([1, 2])"),
     case(A, "torch.LongTensor", "out = torch.LongTensor(range(2, 7))", variant="range"),
     case(A, "torch.tensor", "out = torch.tensor(range(3), dtype=torch.float32)", variant="range"),
+    # 64-bit data kept exact: Jittor's 64->32 conversion made [2**40, 3] into [0, 3]
+    case(A, "torch.tensor", "out = torch.tensor([2**40, 3], dtype=torch.int64)", variant="int64_wide", grad=False),
+    case(A, "torch.tensor", "out = torch.tensor([0.1, 1 / 3], dtype=torch.float64)", variant="f64_exact", grad=False),
+    case(A, "torch.LongTensor", "out = torch.LongTensor([2**40, -5])", variant="int64_wide", grad=False),
+    case(A, "torch.stack", "out = torch.stack([x.mean(), F.mse_loss(x, 2 * x), x.sum()])", X, variant="losses"),
     case(A, "torch.is_tensor", "out = torch.is_tensor(x)", X),
     case(A, "torch.float32", "out = torch.zeros(2, dtype=torch.float32)"),
     case(A, "torch.float64", "out = torch.zeros(2, dtype=torch.float64)"),

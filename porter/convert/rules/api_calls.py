@@ -148,10 +148,31 @@ _FULL_REDUCTIONS = frozenset({"sum", "mean", "prod", "amax", "amin", "max", "min
                               "any"})
 
 
+_LOSSES = frozenset({"binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy", "nll_loss",
+                     "kl_div", "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "soft_margin_loss",
+                     "multilabel_soft_margin_loss", "poisson_nll_loss", "gaussian_nll_loss", "hinge_embedding_loss",
+                     "margin_ranking_loss", "cosine_embedding_loss", "multi_margin_loss", "triplet_margin_loss",
+                     "multilabel_margin_loss", "ctc_loss"})
+
+
+def _is_reduced_loss(func: Optional[str], call: cst.Call) -> bool:
+    """``F.binary_cross_entropy_with_logits(a, b)``: a torch loss function whose reduction is
+    not ``'none'`` (nor hidden in ``**kwargs``): a 0-d tensor in torch."""
+    if func is None or not func.startswith("torch.nn.functional.") or func.rsplit(".", 1)[-1] not in _LOSSES:
+        return False
+    for a in call.args:
+        if a.star == "**" or (a.keyword is not None and a.keyword.value == "reduction"
+                              and not (isinstance(a.value, cst.SimpleString)
+                                       and a.value.evaluated_value in ("mean", "sum"))):
+            return False
+    return True
+
+
 def _stack_of_scalars(names, call: cst.Call) -> bool:
-    """``torch.stack([x.sum(), torch.mean(y)])`` (dim 0 or -1): a literal list or tuple of full
-    reductions, 0-d tensors in torch.  Jittor has no 0-d Vars (each is shape (1,)), so
-    ``jittor.stack`` would give (N, 1) where torch gives (N,); ``jittor.concat`` gives (N,)."""
+    """``torch.stack([x.sum(), torch.mean(y), F.mse_loss(a, b)])`` (dim 0 or -1): a literal list
+    or tuple of full reductions and reduced losses, 0-d tensors in torch.  Jittor has no 0-d Vars
+    (each is shape (1,)), so ``jittor.stack`` would give (N, 1) where torch gives (N,);
+    ``jittor.concat`` gives (N,)."""
     if not call.args or call.args[0].keyword is not None or call.args[0].star \
             or not isinstance(call.args[0].value, (cst.List, cst.Tuple)):
         return False
@@ -164,10 +185,14 @@ def _stack_of_scalars(names, call: cst.Call) -> bool:
         return False
     for el in elements:
         v = el.value
-        if isinstance(el, cst.StarredElement) or not isinstance(v, cst.Call) or any(a.keyword for a in v.args):
+        if isinstance(el, cst.StarredElement) or not isinstance(v, cst.Call):
+            return False
+        func = names.uses.get(v.func)
+        if _is_reduced_loss(func, v):
+            continue
+        if any(a.keyword for a in v.args):
             return False
         method = names.method_uses.get(v.func)
-        func = names.uses.get(v.func)
         if method is not None and method.rsplit(".", 1)[-1] in _FULL_REDUCTIONS and not v.args:
             continue
         if func is not None and func.startswith("torch.") and func.rsplit(".", 1)[-1] in _FULL_REDUCTIONS \
@@ -175,6 +200,14 @@ def _stack_of_scalars(names, call: cst.Call) -> bool:
             continue
         return False
     return True
+
+
+def _maybe_none_dtype(arg: cst.Arg) -> bool:
+    """``dtype=dtype``: a variable that may hold None (torch: the default dtype; Jittor's
+    factories reject None), unlike a spelled dtype (``dtype=torch.float16``)."""
+    return arg.keyword is not None and arg.keyword.value == "dtype" \
+        and isinstance(arg.value, (cst.Name, cst.Subscript, cst.IfExp)) \
+        and not (isinstance(arg.value, cst.Name) and arg.value.value in ("float", "int", "bool"))
 
 
 class ApiCallRule(Rule):
@@ -185,7 +218,38 @@ class ApiCallRule(Rule):
     # torch at run time
     identifiers = frozenset({"import_module", "__import__"})
 
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        #: type arguments of isinstance/issubclass: a torch class there keeps its plain target
+        #: (an instance made through the torch-signature value is an instance of it too)
+        self._type_tests: set = set()
+        self._annotations = 0  # inside a type annotation: a class there is a type, never called
+
+    def visit_Annotation(self, node: cst.Annotation) -> None:
+        self._annotations += 1
+
+    def leave_Annotation(self, original: cst.Annotation, updated: cst.Annotation) -> cst.Annotation:
+        self._annotations -= 1
+        return updated
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if isinstance(node.func, cst.Name) and node.func.value in ("isinstance", "issubclass") \
+                and len(node.args) == 2:
+            kind = node.args[1].value
+            self._type_tests.update(e.value for e in kind.elements) if isinstance(kind, (cst.Tuple, cst.List)) \
+                else self._type_tests.add(kind)
+
     # -- references -------------------------------------------------------------------
+    def _runtime_value(self, entry: ApiEntry) -> cst.BaseExpression:
+        """``shims.namespace("torch.nn").ReLU``: the row's target with its argument policy applied
+        at run time to whatever arguments reach it (``act_layer=nn.ReLU`` ... ``act_layer(inplace=True)``,
+        ``class Linear(nn.Linear)``, ``torch.empty(1, dim, **dd)``)."""
+        module, _, name = entry.api.rpartition(".")
+        self.ctx.note(f"{entry.api} used as a value or with hidden arguments: its argument policy is applied "
+                      "at run time (shims.namespace)")
+        call = cst.Call(func=self.ctx.spell("shims.namespace"), args=[cst.Arg(cst.SimpleString(f'"{module}"'))])
+        return cst.Attribute(value=call, attr=cst.Name(name))
+
     def _lookup(self, qual: str) -> Tuple[Optional[ApiEntry], str]:
         """The row for ``qual`` or for its longest prefix that is a class/module/attribute row,
         plus the attribute path left over (``torch.nn.Module.__init__`` -> Module row,
@@ -216,9 +280,14 @@ class ApiCallRule(Rule):
         return parts is not None and ".".join([natural_root, *parts[1:]]) == target
 
     def _convert_reference(self, original: cst.BaseExpression, updated: cst.BaseExpression,
-                           qual: str) -> Optional[cst.BaseExpression]:
-        """The converted expression for a torch reference, or None to leave it."""
+                           qual: str, value: bool = False) -> Optional[cst.BaseExpression]:
+        """The converted expression for a torch reference, or None to leave it.  ``value``: the
+        reference is not called here (a default argument, a base class, a dict of layers)."""
         entry, rest = self._lookup(qual)
+        if value and entry is not None and not rest and entry.has_policy and original not in self._type_tests \
+                and not self._annotations:
+            self.ctx.handled(original)
+            return self._runtime_value(entry)
         module = qual[:-len(".__dict__")] if qual.endswith(".__dict__") else qual
         binding = self.ctx.names.binding_of(original)
         if entry is None and (module in TORCH_MODULES or binding is not None and binding.is_module
@@ -258,7 +327,7 @@ class ApiCallRule(Rule):
             if attribute is not None:
                 return self._convert_attribute_read(original, updated, attribute)  # type: ignore[arg-type]
             return updated
-        return self._convert_reference(original, updated, qual) or updated
+        return self._convert_reference(original, updated, qual, value=True) or updated
 
     def _convert_attribute_read(self, original: cst.Attribute, updated: cst.Attribute, qual: str
                                 ) -> cst.BaseExpression:
@@ -334,6 +403,11 @@ class ApiCallRule(Rule):
         if entry is None or rest or entry.status != "direct" and entry.status != "shim":
             func = self._convert_reference(original.func, updated.func, qual)
             return updated if func is None else updated.with_changes(func=func)
+        if entry.has_policy and any(a.star or _maybe_none_dtype(a) for a in original.args):
+            # ``torch.empty(1, dim, **dd)``, ``torch.zeros(*x.size())``: the arguments are known
+            # only when the call runs
+            self.ctx.handled(original.func)
+            return updated.with_changes(func=self._runtime_value(entry))
         call, out = _split_out(updated) if entry.kind == "function" and "out" not in entry.params else (updated, None)
         named, notes = name_factory_args(entry, list(call.args))
         for n in notes:

@@ -7,7 +7,8 @@ store, :mod:`shims.autograd`), and modules have ``shims.nn.Module.requires_grad_
 ``.data`` (Jittor's ``Var.data`` is a numpy array) followed by a tensor-method call:
 ``p.data.copy_(src)`` -> ``p.assign(src)``; ``p.data.mul_(k)`` (any in-place method) ->
 ``p.mul_(k)`` (Jittor's in-place updates are never recorded for autograd, like writes through
-torch's ``.data``); ``w.data.norm()`` (any other method) -> ``w.detach().norm()``.  A bare
+torch's ``.data``); ``w.data.norm()`` (any other method) -> ``shims.data_of(w).norm()`` (a Var
+detached; a dataset's own ``.data`` stays its own).  A bare
 ``x.data`` is left alone: the name is too common on non-tensors (``dataset.data``).
 """
 from __future__ import annotations
@@ -34,7 +35,9 @@ class GradFlagRule(Rule):
             return updated.with_changes(func=cst.Attribute(value=base, attr=cst.Name("assign")))
         if name.endswith("_"):
             return updated.with_changes(func=updated.func.with_changes(value=base))
-        detached = cst.Call(func=cst.Attribute(value=base, attr=cst.Name("detach")))
+        # shims.data_of: a Var detached, anything else its own ``.data`` (``self.dataset.data.numpy()``
+        # is a dataset's array, never ``self.dataset.detach()``): the receiver is only a guess
+        detached = cst.Call(func=self.ctx.spell("shims.data_of"), args=[cst.Arg(value=base)])
         return updated.with_changes(func=updated.func.with_changes(value=detached))
 
     def visit_Call(self, node: cst.Call) -> None:

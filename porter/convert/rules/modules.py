@@ -156,18 +156,21 @@ class ModuleRule(Rule):
 
     # -- nn.Parameter ----------------------------------------------------------------------
     def _parameter(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
-        """``nn.Parameter(t[, requires_grad])`` -> ``t.start_grad()`` / ``t.stop_grad()``."""
+        """``nn.Parameter(t[, requires_grad])`` -> ``t.start_grad()`` / ``t.stop_grad()``; a flag that
+        is no literal -> ``shims.nn.parameter(t, flag)``."""
         if not updated.args or updated.args[0].keyword is not None or updated.args[0].star:
             return updated
         flag = "True"
         for i, a in enumerate(updated.args[1:]):
             if a.keyword is None or a.keyword.value == "requires_grad":
                 flag = code_of(a.value)
-        if flag not in ("True", "False"):
-            self.ctx.unsupported(original, "torch.nn.Parameter", "requires_grad is not a literal: use "
-                                 "t.start_grad() or t.stop_grad()", code=CODE)
-            return updated
         value = updated.args[0].value
+        if flag not in ("True", "False"):  # known when the line runs: shims.nn.parameter decides
+            self.ctx.handled(original.func)
+            return cst.Call(func=self.ctx.spell("shims.nn.parameter"),
+                            args=[cst.Arg(value.with_changes(lpar=[], rpar=[]) if value.lpar else value,
+                                          comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
+                                  cst.Arg(cst.parse_expression(flag))])
         if not isinstance(value, (cst.Name, cst.Attribute, cst.Call, cst.Subscript)) or value.lpar:
             value = value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
         self.ctx.handled(original.func)
