@@ -119,7 +119,8 @@ def main(argv: Sequence[str]) -> int:
             print(f"torch side, spread run {seed} (weights one float32 rounding away)", flush=True)
             folder = out / f"spread{seed}"
             rc, err = _side("torch", [torch_python, "-m", "porter.parity.run_trace_torch", "--out", str(folder),
-                                      *steps, "--perturb", str(seed), str(original), "--", *script_args],
+                                      *steps, "--perturb", str(seed), "--start-state",
+                                      str(out / "torch" / "start_state.npy"), str(original), "--", *script_args],
                             env, out / f"spread{seed}.log")
             if rc != 0:
                 return _failed(f"torch (spread run {seed})", folder, err)

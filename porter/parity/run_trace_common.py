@@ -29,6 +29,7 @@ import gc
 import inspect
 import json
 import os
+import random
 import runpy
 import sys
 import traceback
@@ -303,6 +304,8 @@ def run_script(tracer: Tracer, script: str, args: Sequence[str]) -> int:
     """Run ``script`` as ``__main__`` with ``args`` from its own folder; record how it ended in
     ``tracer`` and save it.  Returns the exit status: 0 finished or stopped, 1 it raised."""
     path = Path(script).resolve()
+    random.seed(0)  # an unseeded script's Python and numpy draws: the same on every side
+    np.random.seed(0)
     sys.argv = [str(path), *args]
     sys.path.insert(0, str(path.parent))
     os.chdir(path.parent)

@@ -188,6 +188,9 @@ def main(argv=None) -> int:
     backend = JittorBackend(Path(a.reference).resolve())
     tracer = backend.tracer = Tracer(backend, out, a.steps)
     install(tracer)
+    start = backend.reference / "start_state.npy"
+    if start.exists():  # an unseeded script: torch's stream as it was when the script started
+        set_torch_state(random_torch.default_generator, np.load(start))
     args = a.args[1:] if a.args[:1] == ["--"] else a.args
     return run_script(tracer, a.script, args)
 

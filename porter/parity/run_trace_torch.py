@@ -173,6 +173,8 @@ def main(argv=None) -> int:
     ap.add_argument("--out", required=True)
     ap.add_argument("--steps", type=int, required=True)
     ap.add_argument("--perturb", type=int, default=0)
+    ap.add_argument("--start-state", help="torch's random state to start from (a spread run starts where the "
+                                          "reference did): an unseeded script draws the same numbers")
     ap.add_argument("script")
     ap.add_argument("args", nargs=argparse.REMAINDER)
     a = ap.parse_args(argv)
@@ -183,6 +185,9 @@ def main(argv=None) -> int:
         backend.side = f"torch (spread {a.perturb})"
     tracer = Tracer(backend, out, a.steps)
     install(tracer)
+    if a.start_state:
+        torch.set_rng_state(torch.from_numpy(np.load(a.start_state)))
+    np.save(out / "start_state.npy", torch.get_rng_state().numpy())
     args = a.args[1:] if a.args[:1] == ["--"] else a.args
     return run_script(tracer, a.script, args)
 
