@@ -284,6 +284,34 @@ class Tracer:
         self.b.finish(self)
 
 
+def traced_call(tracer: Tracer, call: Callable, before: Optional[Callable[[Any], None]] = None) -> Callable:
+    """A module class's ``__call__`` reporting each call to ``tracer`` (``before(module)`` first)."""
+    def module_call(self, *args, **kwargs):
+        tracer.enter(self)
+        ok = False
+        try:
+            if before is not None:
+                before(self)
+            out = call(self, *args, **kwargs)
+            ok = True
+        finally:
+            if not ok:
+                tracer.depth -= 1
+        tracer.leave(self, out)
+        return out
+    return module_call
+
+
+def traced_backward(tracer: Tracer, backward: Callable, tensor_type: type) -> Callable:
+    """An ``autograd.backward(tensors, ...)`` reporting the loss (one tensor) to ``tracer`` first."""
+    def autograd_backward(tensors, *args, **kwargs):
+        loss = tensors[0] if isinstance(tensors, (list, tuple)) and len(tensors) == 1 else tensors
+        if isinstance(loss, tensor_type):
+            tracer.on_backward(loss)
+        return backward(tensors, *args, **kwargs)
+    return autograd_backward
+
+
 def constructing(module_type: type) -> bool:
     """Whether the caller runs inside a ``module_type``'s ``__init__`` (building a model: its random
     draws initialise weights, which the port receives from torch anyway, so they are not shared)."""

@@ -33,7 +33,7 @@ from shims import random_torch
 from shims.optim import optimizers as shims_optim
 
 from .model import to_numpy
-from .run_trace_common import Backend, Tracer, constructing, run_script
+from .run_trace_common import Backend, Tracer, constructing, run_script, traced_backward, traced_call
 
 #: draws made inside Jittor or ``shims`` have no ``torch.rand`` counterpart on the torch side
 #: (``shims``' ``bernoulli`` stands for torch's C kernel) and use Jittor's own generator; except
@@ -143,36 +143,13 @@ def install(tracer: Tracer) -> None:
 
     shims_optim.Optimizer.__init__, shims_optim.Optimizer.step = optimizer_init, optimizer_step
     for cls in (jt.Module, shims.nn.Module):
-        cls.__call__ = _traced_call(tracer, cls.__call__)
-    backward = shims_autograd.backward
-
-    def autograd_backward(tensors, *args, **kwargs):
-        loss = tensors[0] if isinstance(tensors, (list, tuple)) and len(tensors) == 1 else tensors
-        if isinstance(loss, jt.Var):
-            tracer.on_backward(loss)
-        return backward(tensors, *args, **kwargs)
-
-    shims_autograd.backward = autograd_backward
+        cls.__call__ = traced_call(tracer, cls.__call__)
+    shims_autograd.backward = traced_backward(tracer, shims_autograd.backward, jt.Var)
     randn, rand = _replayed(tracer.b, "normal", jt.randn), _replayed(tracer.b, "uniform", jt.rand)
     for owner in (jt, shims):
         for name, fn in (("randn", randn), ("rand", rand), ("randn_like", _like(randn)), ("rand_like", _like(rand))):
             if hasattr(owner, name) or owner is jt:
                 setattr(owner, name, fn)
-
-
-def _traced_call(tracer: Tracer, call):
-    def module_call(self, *args, **kwargs):
-        tracer.enter(self)
-        ok = False
-        try:
-            out = call(self, *args, **kwargs)
-            ok = True
-        finally:
-            if not ok:
-                tracer.depth -= 1
-        tracer.leave(self, out)
-        return out
-    return module_call
 
 
 def main(argv=None) -> int:

@@ -34,7 +34,7 @@ import numpy as np
 import torch
 from torch.optim.optimizer import register_optimizer_step_post_hook
 
-from .run_trace_common import Backend, Tracer, constructing, run_script
+from .run_trace_common import Backend, Tracer, constructing, run_script, traced_backward, traced_call
 from .torch_dump import rounding_perturbed
 
 #: draws the port replays (``jt.randn`` ...: :mod:`.run_trace_jittor`), each from torch's state
@@ -128,34 +128,13 @@ def install(tracer: Tracer) -> None:
     torch.optim.Optimizer.__init__ = optimizer_init
     register_optimizer_step_post_hook(lambda opt, args, kwargs: tracer.on_step(opt))
 
-    call = torch.nn.Module.__call__
+    def rnn_dropout(module):
+        if isinstance(module, torch.nn.RNNBase) and module.training and module.dropout > 0 and module.num_layers > 1:
+            tracer.note(f"{type(module).__name__}(dropout={module.dropout}) draws its inter-layer dropout inside "
+                        "torch's kernel: not shared (run it with that dropout 0 to compare)")
 
-    def module_call(self, *args, **kwargs):
-        tracer.enter(self)
-        ok = False
-        try:
-            if isinstance(self, torch.nn.RNNBase) and self.training and self.dropout > 0 and self.num_layers > 1:
-                tracer.note(f"{type(self).__name__}(dropout={self.dropout}) draws its inter-layer dropout inside "
-                            "torch's kernel: not shared (run it with that dropout 0 to compare)")
-            out = call(self, *args, **kwargs)
-            ok = True
-        finally:
-            if not ok:
-                tracer.depth -= 1
-        tracer.leave(self, out)
-        return out
-
-    torch.nn.Module.__call__ = module_call
-
-    backward = torch.autograd.backward
-
-    def autograd_backward(tensors, *args, **kwargs):
-        loss = tensors[0] if isinstance(tensors, (list, tuple)) and len(tensors) == 1 else tensors
-        if isinstance(loss, torch.Tensor):
-            tracer.on_backward(loss)
-        return backward(tensors, *args, **kwargs)
-
-    torch.autograd.backward = autograd_backward
+    torch.nn.Module.__call__ = traced_call(tracer, torch.nn.Module.__call__, rnn_dropout)
+    torch.autograd.backward = traced_backward(tracer, torch.autograd.backward, torch.Tensor)
     for name in SHARED:
         setattr(torch, name, _shared(tracer.b, getattr(torch, name)))
     F = torch.nn.functional
