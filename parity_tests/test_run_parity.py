@@ -34,8 +34,6 @@ ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = ROOT / "parity_tests" / "scripts"
 NAMES = sorted(p.stem for p in SCRIPTS.glob("*.py") if not p.name.startswith("_"))
 STEPS = 3
-#: each side writes these in its own folder; nothing is loaded (no cooperation)
-OWN_FILES = ["--init", "init.pt", "--log", "log.json", "--ckpt", "ckpt.pt"]
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +51,9 @@ def trees(tmp_path_factory) -> Path:
 
 
 def _args(name: str, base: Path) -> list:
-    return OWN_FILES + (["--data", str(base / "mnist_data")] if name == "mnist_augment" else [])
+    """Fresh file names, written by each side in its own folder: nothing is loaded (no cooperation)."""
+    data = ["--data", str(base / "mnist_data")] if name == "mnist_augment" else []
+    return ["--init", f"{name}.init.pt", "--log", f"{name}.log.json", "--ckpt", f"{name}.ckpt.pt", *data]
 
 
 def _run(base: Path, original: str, converted: str, name: str, out: Path, *extra) -> int:
