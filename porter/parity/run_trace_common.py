@@ -160,7 +160,11 @@ class Tracer:
         for m in self._modules():
             if id(m) in self.names:
                 continue
-            first = min((order[id(p)] for _, p in self.b.named_parameters(m) if id(p) in order), default=None)
+            try:
+                named = self.b.named_parameters(m)
+            except (AttributeError, TypeError, RuntimeError):  # a half-built module: not a model
+                continue
+            first = min((order[id(p)] for _, p in named if id(p) in order), default=None)
             if first is not None:
                 owners.append((first, m))
         inner = {id(c) for _, m in owners for c in m.modules() if c is not m}
