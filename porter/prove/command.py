@@ -38,6 +38,7 @@ example (see docs/parity.md):
   jtport parity parity.toml
   jtport parity parity.toml --checkpoint gen_00600000.pt   # weights the torch code saved
   jtport parity mccnet.toml --checkpoint decoder=decoder.pth --checkpoint @net:vgg=vgg.pth  # per part
+  jtport parity --run src/train.py src_jittor/train.py --steps 5 -- ARGS  # a whole script (--run --help)
 """
 
 
@@ -95,6 +96,10 @@ def _torch_side(spec, out: Path, torch_python: str) -> Optional[str]:
 
 def main(argv: List[str]) -> int:
     """Entry point of ``jtport parity``; returns the exit code."""
+    if "--run" in argv[:argv.index("--") if "--" in argv else len(argv)]:
+        from .run_cmd import main as run_main  # lazy: --run needs none of the spec machinery below
+
+        return run_main(argv)
     ap = argparse.ArgumentParser(prog="jtport parity", epilog=EPILOG,
                                  formatter_class=argparse.RawDescriptionHelpFormatter,
                                  description="Compare a torch model with its Jittor conversion: outputs, "

@@ -1,0 +1,235 @@
+"""``jtport parity --run``: whole training scripts proved without their cooperation.
+
+Every script of ``parity_tests/scripts/`` is copied to a folder of its own, converted with the
+real converter, and both run through ``porter.prove.run_cmd`` (what ``jtport parity --run``
+runs) with fresh ``--init/--log/--ckpt`` names: each side writes its own initial weights and
+loads nothing, so the port starts from torch's weights only because the tracer loads them when
+its optimizer is built (or at its first forward).  ``bn_dropout_mlp`` runs with its default
+dropout (0.3): the masks agree only because the tracer shares them (torch's mask drawn with
+``torch.rand``, the port's replayed by ``shims.random_torch``).
+
+A deliberately wrong port (a test-only patch imported by a wrapper next to the converted script,
+nothing in ``shims`` changes) must be located by name: a ReLU whose backward is scaled (the
+gradient search names ``fc1``, whose output's gradient is the first to differ from the loss
+backwards) and a Linear that drops its bias (the forward search names ``fc1``).  The HTML page is
+parsed and its plot data checked against its SVG.
+"""
+import json
+import math
+import shutil
+import subprocess
+from html.parser import HTMLParser
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from porter import convert_path
+from porter.prove import run_cmd
+from porter.prove.run_compare import Trace
+from porter.prove.torchside import torch_python
+from porter.prove.workspace import torch_env
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPTS = ROOT / "parity_tests" / "scripts"
+NAMES = sorted(p.stem for p in SCRIPTS.glob("*.py") if not p.name.startswith("_"))
+STEPS = 3
+
+
+@pytest.fixture(scope="module")
+def trees(tmp_path_factory) -> Path:
+    """``<tmp>/orig`` (the scripts) and ``<tmp>/conv`` (their conversion)."""
+    base = tmp_path_factory.mktemp("runparity")
+    shutil.copytree(SCRIPTS, base / "orig")
+    report = convert_path(base / "orig", base / "conv")
+    assert not report.errors and not report.unsupported
+    write = ("import sys; from pathlib import Path; from parity_tests.torch_side.scripts import write_mnist; "
+             "write_mnist(Path(sys.argv[1]))")
+    subprocess.run([str(torch_python()), "-c", write, str(base / "mnist_data")],
+                   check=True, env=torch_env(str(ROOT)), cwd=ROOT)
+    return base
+
+
+def _args(name: str, base: Path) -> list:
+    """Fresh file names, written by each side in its own folder: nothing is loaded (no cooperation)."""
+    data = ["--data", str(base / "mnist_data")] if name == "mnist_augment" else []
+    return ["--init", f"{name}.init.pt", "--log", f"{name}.log.json", "--ckpt", f"{name}.ckpt.pt", *data]
+
+
+def _run(base: Path, original: str, converted: str, name: str, out: Path, *extra) -> int:
+    return run_cmd.main([str(base / "orig" / original), str(base / "conv" / converted), "--steps", str(STEPS),
+                         "--out", str(out), *extra, "--", *_args(name, base)])
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_whole_script_matches_without_cooperation(name, trees, tmp_path, capsys):
+    rc = _run(trees, f"{name}.py", f"{name}.py", name, tmp_path)
+    text = capsys.readouterr().out
+    assert rc == 0, text
+    torch, port = Trace.load(tmp_path / "torch"), Trace.load(tmp_path / "port")
+    assert torch.meta["roots"] and len(torch.meta["losses"]) >= STEPS
+    assert port.meta["losses"] and torch.group("act") and torch.group("param1")
+    assert "verdict: MATCH" in text
+
+
+def _wrong(base: Path, tag: str, patch: str) -> str:
+    """A converted ``mnist_cnn`` run through a test-only patch of the port; its file name."""
+    (base / "conv" / f"wrong_{tag}.py").write_text(patch)
+    wrapper = f"run_{tag}.py"
+    (base / "conv" / wrapper).write_text(
+        f"import runpy\nfrom pathlib import Path\nimport wrong_{tag}  # noqa: F401\n"
+        "runpy.run_path(str(Path(__file__).with_name('mnist_cnn.py')), run_name='__main__')\n")
+    return wrapper
+
+
+SCALED_BACKWARD = """
+import jittor as jt
+from jittor import nn
+
+_relu = nn.relu
+
+
+class _Scaled(jt.Function):
+    def execute(self, x):
+        return x
+
+    def grad(self, g):
+        return g * 2.0
+
+
+def relu(x):
+    return _Scaled()(_relu(x))
+
+
+nn.relu = relu
+"""
+
+DROPPED_BIAS = """
+from jittor import nn
+
+_execute = nn.Linear.execute
+
+
+def execute(self, x):
+    if self.bias is None or self.in_features != 128:
+        return _execute(self, x)
+    return x @ self.weight.transpose()
+
+
+nn.Linear.execute = execute
+"""
+
+
+def test_scaled_backward_is_located(trees, tmp_path, capsys):
+    rc = _run(trees, "mnist_cnn.py", _wrong(trees, "scaled", SCALED_BACKWARD), "mnist_cnn", tmp_path,
+              "--html", str(tmp_path / "r.html"))
+    text = capsys.readouterr().out
+    assert rc == 1, text
+    assert "first diverging gradient (backward, first step, from the loss backwards): 0:fc1@0 (Linear" in text, text
+    assert "attribute fc1 of Net at " in text and "mnist_cnn.py:30" in text
+    assert "first diverging module output" not in text  # the forward matches
+
+
+def test_dropped_bias_is_located(trees, tmp_path, capsys):
+    page = tmp_path / "r.html"
+    rc = _run(trees, "mnist_cnn.py", _wrong(trees, "bias", DROPPED_BIAS), "mnist_cnn", tmp_path, "--html", str(page))
+    text = capsys.readouterr().out
+    assert rc == 1, text
+    assert "first differing loss: backward call 1 (step 1)" in text
+    assert "first diverging module output (forward, first step): 0:fc1@0 (Linear" in text, text
+    data = _plot(page)
+    assert data["verdict"] == "different"
+    bad = [m["call"] for m in data["modules"] if not m["ok"]]
+    assert bad[0] == "0:fc1@0"
+    assert [m["call"] for m in data["modules"]][:2] == ["0:conv1@0", "0:conv2@0"]
+
+
+class _Page(HTMLParser):
+    """The page's plot elements and its JSON data."""
+
+    def __init__(self):
+        super().__init__()
+        self.svgs, self.polylines, self.rects, self.data, self._in_data = {}, {}, [], None, False
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "svg":
+            self.svgs[a["id"]] = a
+        elif tag == "polyline":
+            self.polylines[a["class"]] = [tuple(map(float, p.split(","))) for p in a["points"].split()]
+        elif tag == "rect":
+            self.rects.append(a)
+        elif tag == "script" and a.get("id") == "plot-data":
+            self._in_data = True
+        assert tag not in ("img", "link", "iframe") and not str(a.get("src", "")).startswith("http")
+
+    def handle_data(self, data):
+        if self._in_data:
+            self.data = json.loads(data)
+            self._in_data = False
+
+
+def _plot(page: Path) -> dict:
+    p = _Page()
+    p.feed(page.read_text())
+    return {**p.data, "_parser": p}
+
+
+def test_html_plots_what_was_measured(trees, tmp_path, capsys):
+    page = tmp_path / "r.html"
+    assert _run(trees, "mnist_cnn.py", "mnist_cnn.py", "mnist_cnn", tmp_path, "--html", str(page)) == 0
+    capsys.readouterr()
+    data = _plot(page)
+    p = data.pop("_parser")
+    torch = Trace.load(tmp_path / "torch")
+    assert data["verdict"] == "match" and data["torch_losses"] == torch.meta["losses"]
+    # the loss curves: one point per backward call, heights in the order of the losses
+    lo, hi = float(p.svgs["loss-plot"]["data-lo"]), float(p.svgs["loss-plot"]["data-hi"])
+    for side in ("torch", "port"):
+        pts, losses = p.polylines[side], data[f"{side}_losses"]
+        assert len(pts) == len(losses) == STEPS
+        for (_, y), v in zip(pts, losses):
+            assert math.isclose(y, 300 - 48 - (300 - 96) * (v - lo) / (hi - lo), abs_tol=0.02)
+    # module bars: the port's and torch's own error per first-step output, in call order
+    calls = [m["call"] for m in data["modules"]]
+    assert calls == [c for c in torch.meta["act_order"]]
+    port_bars = [r for r in p.rects if r["class"] == "port"]
+    own_bars = [r for r in p.rects if r["class"] == "own"]
+    assert [r["data-call"] for r in port_bars] == calls == [r["data-call"] for r in own_bars]
+    for r, m in zip(port_bars + own_bars, data["modules"] * 2):
+        assert float(r["data-value"]) == pytest.approx(m["port_rel" if r["class"] == "port" else "torch_own_rel"])
+    assert all(0 < m["torch_own_rel"] < 1e-4 for m in data["modules"])  # one rounding of the weights moves each
+
+
+def test_side_failure_exits_2_with_its_traceback(trees, tmp_path, capsys):
+    (trees / "conv" / "broken.py").write_text("import shims\nraise ValueError('the port is broken here')\n")
+    (trees / "orig" / "broken.py").write_text("import torch\n")
+    rc = run_cmd.main([str(trees / "orig" / "broken.py"), str(trees / "conv" / "broken.py"), "--steps", "1",
+                       "--out", str(tmp_path), "--spread-runs", "0"])
+    err = capsys.readouterr().err
+    assert rc == 2
+    assert "the jittor side failed" in err and "ValueError: the port is broken here" in err and "broken.py" in err
+
+
+def test_usage_errors_exit_2(tmp_path, capsys):
+    assert run_cmd.main([str(tmp_path / "absent.py"), str(tmp_path / "absent2.py")]) == 2
+    assert "no such script" in capsys.readouterr().err
+
+
+def test_torch_random_state_is_replayed(tmp_path):
+    """The port's replayed stream continues from torch's ``get_rng_state()`` bytes (the state the
+    tracer hands over at a capture), mid-block and right after a seed."""
+    from shims import random_torch
+    from porter.prove.run_trace_jittor import set_torch_state
+
+    code = ("import sys, torch, numpy as np\ntorch.manual_seed(int(sys.argv[1])); torch.rand(int(sys.argv[2]))\n"
+            "s = torch.get_rng_state().numpy(); np.save(sys.argv[3], s)\n"
+            "np.save(sys.argv[4], torch.rand(7).numpy())\n")
+    for seed, drawn in ((3, 5), (11, 0), (5, 700)):
+        with_state, values = tmp_path / f"s{seed}.npy", tmp_path / f"v{seed}.npy"
+        subprocess.run([str(torch_python()), "-c", code, str(seed), str(drawn), str(with_state), str(values)],
+                       check=True, env=torch_env(str(ROOT)))
+        gen = random_torch.Generator()
+        set_torch_state(gen, np.load(with_state))
+        assert np.array_equal(random_torch.rand(7, gen), np.load(values)), (seed, drawn)
+        assert gen.initial_seed() == seed

@@ -1,0 +1,176 @@
+"""Jittor side of ``jtport parity --run``: the converted script under the tracer, from torch's start.
+
+``python -m porter.prove.run_trace_jittor --out DIR --steps N --reference TORCH_DIR SCRIPT -- ARGS``
+runs the converted script unmodified under :class:`~.run_trace_common.Tracer` with these hooks:
+
+* ``shims.optim.Optimizer.__init__`` and ``step`` (capture, steps);
+* ``jittor.Module.__call__`` and ``shims.nn.Module.__call__`` (first-forward capture, outputs);
+* ``shims.autograd.backward`` (what ``Var.backward``, ``opt.step(loss)`` and ``opt.backward``
+  call: the losses);
+* ``jt.randn``/``jt.rand``/``jt.randn_like``/``jt.rand_like`` draw from torch's replayed CPU
+  stream (``shims.random_torch``), the ``k``-th draw starting from the state torch's stream had
+  before its ``k``-th (``TORCH_DIR/draws.npy``), so data drawn with ``torch.randn``, noise drawn
+  inside forward and dropout masks (``shims``' dropout draws ``jt.rand``) are torch's numbers.
+
+At the ``i``-th capture it loads torch's weights of model ``i`` (``TORCH_DIR/init.npz``, strict:
+a missing or extra key is an error naming it) and moves the replayed stream to where torch's
+stood at that point (``torch.get_rng_state()``, :func:`set_torch_state`).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import shims  # noqa: F401  (applies the Jittor environment before jittor is imported)
+import jittor as jt
+from shims import autograd as shims_autograd
+from shims import random_torch
+from shims.optim import optimizers as shims_optim
+
+from .model import to_numpy
+from .run_trace_common import Backend, Tracer, constructing, run_script, traced_backward, traced_call
+
+#: draws made inside Jittor or ``shims`` have no ``torch.rand`` counterpart on the torch side
+#: (``shims``' ``bernoulli`` stands for torch's C kernel) and use Jittor's own generator; except
+#: ``shims``' dropout, whose ``jt.rand`` mask the torch side's dropout draws with ``torch.rand``
+PORT_LIBS = (f"{os.sep}jittor{os.sep}", f"{os.sep}shims{os.sep}")
+SHARED_IN_SHIMS = os.path.join("shims", "nn", "dropouts.py")
+_MT_WORDS = 624
+_STATE_AT = 24  # torch's CPUGeneratorImplState: seed (8), left (4), seeded (4), next (8), state[624] (8 each)
+
+
+def set_torch_state(gen: random_torch.Generator, state: np.ndarray) -> None:
+    """Put ``gen`` where torch's CPU generator with ``state`` (``torch.get_rng_state()`` bytes)
+    stands: its seed, its 624 twister words and the position in them (``left == 1`` means a
+    twist is due: numpy's position 624), and the cached second value of a float64 normal pair."""
+    raw = np.asarray(state, np.uint8).tobytes()
+    seed = int.from_bytes(raw[0:8], "little")
+    left = int.from_bytes(raw[8:12], "little", signed=True)
+    nxt = int.from_bytes(raw[16:24], "little")
+    words = np.frombuffer(raw[_STATE_AT:_STATE_AT + 8 * _MT_WORDS], np.uint64).astype(np.uint32)
+    normal_y = np.frombuffer(raw[_STATE_AT + 8 * _MT_WORDS + 8:_STATE_AT + 8 * _MT_WORDS + 16], np.float64)[0]
+    valid = int.from_bytes(raw[_STATE_AT + 8 * _MT_WORDS + 24:_STATE_AT + 8 * _MT_WORDS + 28], "little")
+    head = np.array([_MT_WORDS if left == 1 else nxt, seed & 0xFFFFFFFF, seed >> 32, bool(valid),
+                     *np.array([normal_y if valid else 0.0]).view(np.uint32)], np.uint32)
+    gen.set_state(np.concatenate([words, head]).view(np.uint8))
+
+
+class JittorBackend(Backend):
+    """The tracer's view of Jittor (through ``shims``)."""
+
+    side = "jittor"
+    module_type = jt.Module
+
+    def __init__(self, reference: Path):
+        self.reference = reference
+        self._init = None
+        draws = reference / "draws.npy"
+        self.draws = np.load(draws) if draws.exists() else np.zeros((0, 0), np.uint8)
+        self.drawn = 0
+        self.tracer: Any = None
+
+    def before_draw(self) -> None:
+        """Start the next replayed draw from torch's state before its draw of the same number."""
+        if self.drawn < len(self.draws):
+            set_torch_state(random_torch.default_generator, self.draws[self.drawn])
+        elif self.tracer is not None:
+            self.tracer.note(f"the port made more random draws (jt.randn/jt.rand) than torch's {len(self.draws)}: "
+                             "the extra ones continue torch's stream unshared")
+        self.drawn += 1
+
+    def is_tensor(self, x: Any) -> bool:
+        return isinstance(x, jt.Var)
+
+    def to_numpy(self, t: Any) -> np.ndarray:
+        return to_numpy(t)
+
+    def requires_grad(self, t: Any) -> bool:
+        return bool(t.requires_grad)
+
+    def state(self, module: Any) -> dict:
+        sd = module.state_dict()
+        return {k: to_numpy(v) for k, v in sd.items() if isinstance(v, (jt.Var, np.ndarray))}
+
+    def captured(self, index: int, root: Any, why: str, tracer: Tracer) -> None:
+        if self._init is None:
+            self._init = dict(np.load(self.reference / "init.npz"))
+        prefix = f"{index}:"
+        state = {k[len(prefix):]: v for k, v in self._init.items() if k.startswith(prefix)}
+        if not state and f"rng/{index}" not in self._init:
+            raise RuntimeError(f"jtport parity --run: the port built model #{index} ({type(root).__name__}, {why}) "
+                               "that torch's run never built: the two scripts build different models")
+        shims.load_state_dict(root, state, strict=True)
+        set_torch_state(random_torch.default_generator, self._init[f"rng/{index}"])
+
+
+def _replayed(backend: JittorBackend, kind: str, own):
+    def draw(*size, dtype="float32", **kw):
+        caller = sys._getframe(1).f_code.co_filename
+        library = any(lib in caller for lib in PORT_LIBS) and not caller.endswith(SHARED_IN_SHIMS)
+        if library or constructing(jt.Module):
+            return own(*size, dtype=dtype, **kw)
+        backend.before_draw()
+        if len(size) == 1 and not isinstance(size[0], (int, np.integer)):
+            size = tuple(size[0])
+        values = random_torch.normal(size) if kind == "normal" else random_torch.rand(size)
+        return jt.array(values.reshape(size)).cast(dtype)
+    return draw
+
+
+def _like(draw):
+    def like(x, dtype=None, **_):
+        return draw(tuple(x.shape), dtype=dtype or x.dtype)
+    return like
+
+
+def install(tracer: Tracer) -> None:
+    """Wrap the port's entry points so that they report to ``tracer``."""
+    init, step = shims_optim.Optimizer.__init__, shims_optim.Optimizer.step
+
+    def optimizer_init(self, params, *args, **kwargs):
+        init(self, params, *args, **kwargs)
+        tracer.on_optimizer(self, self.params())
+
+    def optimizer_step(self, *args, **kwargs):
+        out = step(self, *args, **kwargs)
+        tracer.on_step(self)
+        return out
+
+    shims_optim.Optimizer.__init__, shims_optim.Optimizer.step = optimizer_init, optimizer_step
+    for cls in (jt.Module, shims.nn.Module):
+        cls.__call__ = traced_call(tracer, cls.__call__)
+    shims_autograd.backward = traced_backward(tracer, shims_autograd.backward, jt.Var)
+    randn, rand = _replayed(tracer.b, "normal", jt.randn), _replayed(tracer.b, "uniform", jt.rand)
+    for owner in (jt, shims):
+        for name, fn in (("randn", randn), ("rand", rand), ("randn_like", _like(randn)), ("rand_like", _like(rand))):
+            if hasattr(owner, name) or owner is jt:
+                setattr(owner, name, fn)
+
+
+def main(argv=None) -> int:
+    """Entry point: parse, install the hooks, run the converted script."""
+    ap = argparse.ArgumentParser(prog="run_trace_jittor")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--steps", type=int, required=True)
+    ap.add_argument("--reference", required=True)
+    ap.add_argument("script")
+    ap.add_argument("args", nargs=argparse.REMAINDER)
+    a = ap.parse_args(argv)
+    out = Path(a.out).resolve()
+    backend = JittorBackend(Path(a.reference).resolve())
+    tracer = backend.tracer = Tracer(backend, out, a.steps)
+    install(tracer)
+    start = backend.reference / "start_state.npy"
+    if start.exists():  # an unseeded script: torch's stream as it was when the script started
+        set_torch_state(random_torch.default_generator, np.load(start))
+    args = a.args[1:] if a.args[:1] == ["--"] else a.args
+    return run_script(tracer, a.script, args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,175 @@
+"""Torch side of ``jtport parity --run`` (torch and numpy only; runs under the torch interpreter).
+
+``python -m porter.prove.torch_side.run_trace_torch --out DIR --steps N [--perturb SEED] SCRIPT -- ARGS``
+runs the user's original script unmodified under :class:`~.run_trace_common.Tracer`, with these
+hooks installed first (nothing in the user's files changes):
+
+* ``torch.optim.Optimizer.__init__`` (capture) and a global optimizer step post-hook;
+* ``torch.nn.Module.__call__`` (captures at a first forward, records outputs of the first step);
+* ``torch.autograd.backward`` (what ``Tensor.backward`` calls: the losses);
+* ``torch.randn``/``rand``/``randn_like``/``rand_like``: the stream's state before each call is
+  kept (``DIR/draws.npy``); the port starts its draw of the same number from it, so data made
+  with ``torch.randn``, noise drawn in forward and dropout masks are torch's numbers even where
+  building a model consumed the two streams differently;
+* ``torch.nn.functional.dropout``: the mask becomes ``torch.rand(shape) >= p``, a draw of
+  torch's CPU stream that the port replays (``shims.random_torch``), where torch's own
+  ``bernoulli_`` is not replayable; the run is still dropout with keep-probability ``1 - p``;
+* draws the port cannot replay (``bernoulli``, ``normal``, ``multinomial``, the feature
+  dropouts, an RNN's inter-layer dropout) are noted, not changed.
+
+At each capture it saves the model's ``state_dict`` and torch's random-stream state (so the port
+starts where torch's stream stood after building the model) into ``DIR/init.npz``; with
+``--perturb SEED`` (a spread run) it instead multiplies every floating weight by one float32
+rounding of noise (``torch_dump.rounding_perturbed``) and saves nothing.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any, Dict, List
+
+import numpy as np
+import torch
+from torch.optim.optimizer import register_optimizer_step_post_hook
+
+from ..run_trace_common import Backend, Tracer, constructing, run_script, traced_backward, traced_call
+from .torch_dump import rounding_perturbed
+
+#: draws the port replays (``jt.randn`` ...: :mod:`.run_trace_jittor`), each from torch's state
+SHARED = ("randn", "rand", "randn_like", "rand_like")
+#: draws that torch's own code makes (torchvision's transforms) are not counted: the port replays
+#: those inside ``shims`` from ``shims.random_torch`` directly
+TORCH_LIBS = (f"{os.sep}torch{os.sep}", f"{os.sep}torchvision{os.sep}")
+UNSHARED = (("torch", "bernoulli"), ("torch", "normal"), ("torch", "multinomial"),
+            ("torch.nn.functional", "dropout1d"), ("torch.nn.functional", "dropout2d"),
+            ("torch.nn.functional", "dropout3d"), ("torch.nn.functional", "alpha_dropout"),
+            ("torch.nn.functional", "feature_alpha_dropout"))
+
+
+class TorchBackend(Backend):
+    """The tracer's view of torch."""
+
+    side = "torch"
+    module_type = torch.nn.Module
+
+    def __init__(self, out: Path, perturb: int = 0):
+        self.out, self.perturb = out, perturb
+        self.init: Dict[str, np.ndarray] = {}
+        self.draws: List[np.ndarray] = []
+
+    def finish(self, tracer: Tracer) -> None:
+        if self.draws:
+            np.save(self.out / "draws.npy", np.stack(self.draws))
+
+    def is_tensor(self, x: Any) -> bool:
+        return isinstance(x, torch.Tensor)
+
+    def to_numpy(self, t: Any) -> np.ndarray:
+        t = t.detach().cpu()
+        if t.dtype in (torch.float16, torch.bfloat16):
+            t = t.float()
+        return t.numpy().copy()
+
+    def captured(self, index: int, root: Any, why: str, tracer: Tracer) -> None:
+        if self.perturb:
+            rng = np.random.default_rng(self.perturb * 1000 + index)
+            with torch.no_grad():
+                for t in list(root.parameters()) + list(root.buffers()):
+                    if t.is_floating_point():
+                        t.copy_(rounding_perturbed(t, rng))
+            return
+        for k, v in self.state(root).items():
+            self.init[f"{index}:{k}"] = v
+        self.init[f"rng/{index}"] = torch.get_rng_state().numpy().copy()
+        np.savez(self.out / "init.npz", **self.init)
+
+
+def _dropout(original):
+    def dropout(input, p=0.5, training=True, inplace=False):
+        if not training or p == 0:
+            return original(input, p, training, inplace)
+        keep = (torch.rand(input.shape) >= p).to(input.dtype).to(input.device)
+        out = input * keep / (1.0 - p)
+        return input.copy_(out) if inplace else out
+    return dropout
+
+
+def _shared(backend: TorchBackend, fn):
+    """``fn`` (a draw from torch's global stream) recording the stream's state before each call:
+    the port starts its ``k``-th draw from torch's state before the ``k``-th."""
+    def draw(*args, **kwargs):
+        caller = sys._getframe(1).f_code.co_filename
+        if (kwargs.get("generator") is None and not any(lib in caller for lib in TORCH_LIBS)
+                and not constructing(torch.nn.Module)):
+            backend.draws.append(torch.get_rng_state().numpy().copy())
+        return fn(*args, **kwargs)
+    return draw
+
+
+def _noting(tracer: Tracer, name: str, fn):
+    def wrapped(*args, **kwargs):
+        if tracer.depth:
+            tracer.note(f"{name} inside forward draws from torch's generator in a way the port does not replay: "
+                        "its draws are not shared (and torch's stream is out of step after it)")
+        return fn(*args, **kwargs)
+    return wrapped
+
+
+def install(tracer: Tracer) -> None:
+    """Wrap torch's entry points so that they report to ``tracer``."""
+    init = torch.optim.Optimizer.__init__
+
+    def optimizer_init(self, params, *args, **kwargs):
+        init(self, params, *args, **kwargs)
+        tracer.on_optimizer(self, [p for g in self.param_groups for p in g["params"]])
+
+    torch.optim.Optimizer.__init__ = optimizer_init
+    register_optimizer_step_post_hook(lambda opt, args, kwargs: tracer.on_step(opt))
+
+    def rnn_dropout(module):
+        if isinstance(module, torch.nn.RNNBase) and module.training and module.dropout > 0 and module.num_layers > 1:
+            tracer.note(f"{type(module).__name__}(dropout={module.dropout}) draws its inter-layer dropout inside "
+                        "torch's kernel: not shared (run it with that dropout 0 to compare)")
+
+    torch.nn.Module.__call__ = traced_call(tracer, torch.nn.Module.__call__, rnn_dropout)
+    torch.autograd.backward = traced_backward(tracer, torch.autograd.backward, torch.Tensor)
+    for name in SHARED:
+        setattr(torch, name, _shared(tracer.b, getattr(torch, name)))
+    F = torch.nn.functional
+    F.dropout = _dropout(F.dropout)
+    for owner, name in UNSHARED:
+        mod = sys.modules[owner]
+        setattr(mod, name, _noting(tracer, f"{owner}.{name}", getattr(mod, name)))
+    for name in ("bernoulli_", "normal_", "uniform_", "exponential_", "geometric_", "cauchy_", "log_normal_"):
+        setattr(torch.Tensor, name, _noting(tracer, f"Tensor.{name}", getattr(torch.Tensor, name)))
+
+
+def main(argv=None) -> int:
+    """Entry point: parse, install the hooks, run the script."""
+    ap = argparse.ArgumentParser(prog="run_trace_torch")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--steps", type=int, required=True)
+    ap.add_argument("--perturb", type=int, default=0)
+    ap.add_argument("--start-state", help="torch's random state to start from (a spread run starts where the "
+                                          "reference did): an unseeded script draws the same numbers")
+    ap.add_argument("script")
+    ap.add_argument("args", nargs=argparse.REMAINDER)
+    a = ap.parse_args(argv)
+    out = Path(a.out).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    backend = TorchBackend(out, a.perturb)
+    if a.perturb:
+        backend.side = f"torch (spread {a.perturb})"
+    tracer = Tracer(backend, out, a.steps)
+    install(tracer)
+    if a.start_state:
+        torch.set_rng_state(torch.from_numpy(np.load(a.start_state)))
+    np.save(out / "start_state.npy", torch.get_rng_state().numpy())
+    args = a.args[1:] if a.args[:1] == ["--"] else a.args
+    return run_script(tracer, a.script, args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
