@@ -1,7 +1,8 @@
 """Run the public-project corpus under torch and, converted by jtport, under Jittor.
 
-Usage: ``python bench/bench_corpus.py [--only NAME ...] [--jobs N] [--timeout S] [--json FILE]
-[--sides both|torch|jittor]``
+Usage: ``python bench/bench_corpus.py [--only NAME ...] [--jobs N] [--shard K/N] [--timeout S]
+[--json FILE] [--sides both|torch|jittor]``; ``--table JSON ...`` prints the table of earlier runs
+(shards) together.
 
 First ``python bench/corpus/fetch.py --deps`` (writes ``build/corpus/<name>/src`` from a local mirror).
 For each project of ``bench/corpus/manifest.toml``: copy ``src`` to ``build/corpus/<name>/torch``
@@ -43,10 +44,16 @@ JT_PY = str(ROOT / ".venv" / "bin" / "python")
 
 
 def _jittor_exports() -> dict:
-    """The variables ``shims/env.py --exports`` sets for every Jittor run (IEEE kernels, CPU)."""
-    out = subprocess.run([sys.executable, str(ROOT / "shims" / "env.py"), "--exports"], text=True,
+    """The variables ``shims/env.py --exports`` sets for every Jittor run (IEEE kernels, CPU).
+
+    ``JITTOR_HOME`` is pinned to ``$HOME`` (unless set): Jittor otherwise follows a home another
+    process persisted in ``~/.cache/jittor/config.json``, a cold cache with no oneDNN.
+    """
+    env = dict(os.environ)
+    env.setdefault("JITTOR_HOME", os.environ["HOME"])
+    out = subprocess.run([sys.executable, str(ROOT / "shims" / "env.py"), "--exports"], text=True, env=env,
                          capture_output=True, check=True).stdout.split()
-    return dict(kv.split("=", 1) for kv in out if "=" in kv)
+    return {"JITTOR_HOME": env["JITTOR_HOME"], **dict(kv.split("=", 1) for kv in out if "=" in kv)}
 
 
 def side_env(side: str, project: dict, exports: dict, tree: Path) -> dict:
@@ -230,10 +237,20 @@ def main(argv=None) -> int:
     ap.add_argument("--json", default=str(OUT / "results.json"))
     ap.add_argument("--jittor-factor", type=float, default=3.0,
                     help="the converted run's time limit is this many times torch's (Jittor compiles its kernels)")
+    ap.add_argument("--shard", default="", help="K/N: run only every N-th project from the K-th (0-based)")
+    ap.add_argument("--table", nargs="+", metavar="JSON", help="print the table of earlier results and exit")
     ap.add_argument("--sides", choices=("both", "torch", "jittor"), default="both",
                     help="run only the torch side (to check a data recipe) or only the port")
     args = ap.parse_args(argv)
+    if args.table:
+        results = [r for f in args.table for r in json.loads(Path(f).read_text())["results"]]
+        order = {p["name"]: i for i, p in enumerate(load_projects())}
+        print_table(sorted(results, key=lambda r: order.get(r["name"], len(order))))
+        return 0
     projects = load_projects(args.only)
+    if args.shard:
+        k, n = (int(v) for v in args.shard.split("/"))
+        projects = projects[k::n]
     exports = _jittor_exports()
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         results = list(pool.map(lambda p: run_project(p, args.timeout, exports, args.sides, args.jittor_factor),
