@@ -11,7 +11,9 @@ the tiny synthetic data of its recipe in each (``bench/corpus/synth.py``), then 
 entry point for a few iterations: under ``.venv-torch`` and, converted, under ``.venv`` with
 ``shims/env.py``'s exports, each with one thread and a time limit (the converted run's is
 ``--jittor-factor`` times longer: Jittor compiles its kernels on first use). A run that reaches its time
-limit after printing a loss counts as running (scripts whose iteration count is fixed in code).
+limit after printing a loss counts as running (scripts whose iteration count is fixed in code);
+``--stop-after K`` stops each run once it printed K losses (and no traceback), which measures the
+same thing sooner. ``--reuse`` keeps each project's saved ``result.json`` from an earlier run.
 Extra pure-Python dependencies named in the manifest come from ``build/corpus/_deps/<side>``.
 
 Prints per project: torch runs?, port runs?, the last loss of each and whether it is finite, and
@@ -24,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -35,7 +38,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench" / "corpus"))
 from manifest import load_projects  # noqa: E402
-from outcome import classify, first_error, is_finite, last_loss  # noqa: E402
+from outcome import LOSS_RE, classify, first_error, is_finite, last_loss  # noqa: E402
 from synth import make_data, new_files  # noqa: E402
 
 OUT = ROOT / "build" / "corpus"
@@ -75,32 +78,42 @@ def side_env(side: str, project: dict, exports: dict, tree: Path) -> dict:
     return env
 
 
-def run_child(cmd: list, cwd: Path, env: dict, timeout: float, log: Path) -> tuple:
+def run_child(cmd: list, cwd: Path, env: dict, timeout: float, log: Path, enough=None) -> tuple:
     """Run ``cmd``; on time-out SIGTERM its process group (Jittor's SIGCHLD handler needs that).
 
-    Returns (exit code or None on time-out, seconds, output).
+    ``enough(text)`` is polled on the log: when it says the run has shown what is measured (its
+    losses), the child is stopped like a time-out and the log says so. Returns (exit code, or None
+    when stopped, seconds, output).
     """
     t0 = time.monotonic()
+    stopped = None
     with open(log, "w") as fh:
         proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=fh, stderr=subprocess.STDOUT,
                                 stdin=subprocess.DEVNULL, start_new_session=True)
-        try:
-            rc = proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            rc = None
-            os.killpg(proc.pid, signal.SIGTERM)
+        while True:
             try:
-                proc.wait(timeout=15)
+                rc = proc.wait(timeout=2)
+                break
             except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
+                pass
+            if time.monotonic() - t0 > timeout:
+                stopped = f"TIMEOUT after {timeout:.0f} s"
+            elif enough is not None and enough(log.read_text(errors="replace")):
+                stopped = f"STOPPED after {time.monotonic() - t0:.0f} s: enough losses printed"
+            if stopped:
+                rc = None
+                os.killpg(proc.pid, signal.SIGTERM)
+                try:
+                    proc.wait(timeout=15)
+                except subprocess.TimeoutExpired:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                    proc.wait()
+                break
     seconds = time.monotonic() - t0
-    text = log.read_text(errors="replace")
-    if rc is None:
+    if stopped:
         with open(log, "a") as fh:
-            fh.write(f"\nTIMEOUT after {timeout:.0f} s\n")
-        text += f"\nTIMEOUT after {timeout:.0f} s\n"
-    return rc, seconds, text
+            fh.write(f"\n{stopped}\n")
+    return rc, seconds, log.read_text(errors="replace")
 
 
 def side_result(rc, seconds: float, text: str, project: dict, tree: Path) -> dict:
@@ -136,7 +149,16 @@ def convert(src: Path, dst: Path, pdir: Path, root: str = "") -> dict:
     return out
 
 
-def run_project(project: dict, timeout: float, exports: dict, sides: str = "both", jt_factor: float = 3.0) -> dict:
+def _enough(project: dict, count: int):
+    """A test of a log: has it printed ``count`` losses and no traceback? (None: never stop early)."""
+    if not count:
+        return None
+    rx = re.compile(project["loss_regex"], re.MULTILINE) if project.get("loss_regex") else LOSS_RE
+    return lambda text: len(rx.findall(text)) >= count and "Traceback (most recent call last)" not in text
+
+
+def run_project(project: dict, timeout: float, exports: dict, sides: str = "both", jt_factor: float = 3.0,
+                stop_after: int = 0) -> dict:
     """Torch run, conversion and converted run of one project (see the module doc)."""
     name = project["name"]
     pdir = OUT / name
@@ -187,13 +209,27 @@ def run_project(project: dict, timeout: float, exports: dict, sides: str = "both
         cwd = tree / cwd_rel
         py = TORCH_PY if side == "torch" else JT_PY
         rc, seconds, text = run_child([py] + entry["args"], cwd, torch_env if side == "torch" else jt_env,
-                                      limit * (1 if side == "torch" else jt_factor), pdir / f"{side}.log")
+                                      limit * (1 if side == "torch" else jt_factor), pdir / f"{side}.log",
+                                      _enough(project, stop_after))
         res[side] = side_result(rc, seconds, text, project, tree)
     torch_ok = res.get("torch", {}).get("runs", True)
     jt = res.get("jittor", {})
     res["class"] = None if jt.get("runs") else classify(jt.get("error"), torch_ok,
                                                          (pdir / "jittor.log").read_text(errors="replace")
                                                          if (pdir / "jittor.log").exists() else "")
+    return res
+
+
+def _project_result(project: dict, args, exports: dict) -> dict:
+    """One project's result: reused from its result.json with ``--reuse``, else run and saved."""
+    saved = OUT / project["name"] / "result.json"
+    if args.reuse and saved.exists():
+        res = json.loads(saved.read_text())
+        if res.get("commit") == project["commit"]:
+            return res
+    res = run_project(project, args.timeout, exports, args.sides, args.jittor_factor, args.stop_after)
+    if saved.parent.is_dir():
+        saved.write_text(json.dumps(res, indent=1))
     return res
 
 
@@ -222,7 +258,8 @@ def print_table(results: list) -> None:
     torch_ok = [r for r in results if r.get("torch", {}).get("runs")]
     both = [r for r in torch_ok if r.get("jittor", {}).get("runs")]
     finite = [r for r in both if r["jittor"].get("finite") is not False]
-    print(f"\n(* = reached its time limit after printing a loss)\nprojects: {len(results)}; torch runs: "
+    print("\n(* = stopped at its time limit or after --stop-after losses, having printed a loss and no error)")
+    print(f"projects: {len(results)}; torch runs: "
           f"{len(torch_ok)}; port runs with no hand edit: {len(both)}/{len(torch_ok)}"
           + (f" = {100 * len(both) / len(torch_ok):.0f}%" if torch_ok else "")
           + f"; of those, last loss finite or not printed: {len(finite)}")
@@ -237,6 +274,10 @@ def main(argv=None) -> int:
     ap.add_argument("--json", default=str(OUT / "results.json"))
     ap.add_argument("--jittor-factor", type=float, default=3.0,
                     help="the converted run's time limit is this many times torch's (Jittor compiles its kernels)")
+    ap.add_argument("--stop-after", type=int, default=0, metavar="K",
+                    help="stop a run once it printed K losses (scripts whose iteration count is fixed in code)")
+    ap.add_argument("--reuse", action="store_true",
+                    help="keep a project's result from an earlier run (build/corpus/<name>/result.json)")
     ap.add_argument("--shard", default="", help="K/N: run only every N-th project from the K-th (0-based)")
     ap.add_argument("--table", nargs="+", metavar="JSON", help="print the table of earlier results and exit")
     ap.add_argument("--sides", choices=("both", "torch", "jittor"), default="both",
@@ -253,8 +294,7 @@ def main(argv=None) -> int:
         projects = projects[k::n]
     exports = _jittor_exports()
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        results = list(pool.map(lambda p: run_project(p, args.timeout, exports, args.sides, args.jittor_factor),
-                                projects))
+        results = list(pool.map(lambda p: _project_result(p, args, exports), projects))
     print_table(results)
     Path(args.json).parent.mkdir(parents=True, exist_ok=True)
     Path(args.json).write_text(json.dumps({"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),

@@ -140,3 +140,37 @@ def test_classify_separates_unported_names_from_shim_errors():
     mine = {"exception": "NameError: name 'x' is not defined", "innermost": "project"}
     assert outcome.classify(mine, True) == "wrong rewrite"
     assert outcome.classify(None, True, "...\nTIMEOUT after 60 s\n") == "timeout"
+
+
+def _bench():
+    sys.path.insert(0, str(ROOT / "bench"))
+    import bench_corpus
+    return bench_corpus
+
+
+def test_a_run_is_stopped_once_it_printed_enough_losses(tmp_path):
+    bench = _bench()
+    script = "import time\nfor i in range(3):\n    print('step', i, 'loss', 1.5 - i)\ntime.sleep(60)\n"
+    enough = bench._enough({"name": "x"}, 3)
+    rc, seconds, text = bench.run_child([sys.executable, "-u", "-c", script], tmp_path, {"PATH": "/usr/bin"},
+                                        50, tmp_path / "x.log", enough)
+    assert rc is None and seconds < 30 and "STOPPED" in text
+    res = bench.side_result(rc, seconds, text, {}, tmp_path)
+    assert res["runs"] and res["loss"] == -0.5 and res["finite"]
+
+
+def test_a_traceback_is_a_failure_even_after_losses(tmp_path):
+    bench = _bench()
+    script = "print('loss 1.0')\nraise KeyError('O')\n"
+    rc, seconds, text = bench.run_child([sys.executable, "-c", script], tmp_path, {"PATH": "/usr/bin"},
+                                        50, tmp_path / "x.log", bench._enough({}, 1))
+    res = bench.side_result(rc, seconds, text, {}, tmp_path)
+    assert rc == 1 and not res["runs"] and res["error"]["exception"] == "KeyError: 'O'"
+
+
+def test_a_silent_run_past_its_limit_does_not_count(tmp_path):
+    bench = _bench()
+    rc, seconds, text = bench.run_child([sys.executable, "-c", "import time; time.sleep(60)"], tmp_path,
+                                        {"PATH": "/usr/bin"}, 3, tmp_path / "x.log")
+    res = bench.side_result(rc, seconds, text, {}, tmp_path)
+    assert rc is None and "TIMEOUT" in text and not res["runs"]

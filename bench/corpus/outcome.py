@@ -5,7 +5,7 @@ import math
 import re
 
 _NUMBER = r"([-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|nan|inf)"
-_LOSS = re.compile(r"loss[\w ]*?[=:\s]\s*\(?\s*(?:tensor\(|\[)?\s*" + _NUMBER, re.IGNORECASE)
+LOSS_RE = re.compile(r"loss[\w ]*?[=:\s]\s*\(?\s*(?:tensor\(|\[)?\s*" + _NUMBER, re.IGNORECASE)
 _FRAME = re.compile(r'^\s*File "([^"]+)", line (\d+)')
 _EXC = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit|Warning)?)(?::\s?(.*))?$")
 
@@ -15,7 +15,7 @@ CLASSES = ("unmapped API", "wrong rewrite", "shim", "Jittor limitation", "data r
 
 def last_loss(log: str, pattern: str | None = None) -> float | None:
     """The last number printed after a word ``loss`` (or matched by ``pattern``'s first group)."""
-    rx = re.compile(pattern, re.MULTILINE) if pattern else _LOSS
+    rx = re.compile(pattern, re.MULTILINE) if pattern else LOSS_RE
     found = None
     for m in rx.finditer(log):
         try:
