@@ -284,7 +284,8 @@ def main(argv=None) -> int:
                     help="run only the torch side (to check a data recipe) or only the port")
     args = ap.parse_args(argv)
     if args.table:
-        results = [r for f in args.table for r in json.loads(Path(f).read_text())["results"]]
+        loaded = [json.loads(Path(f).read_text()) for f in args.table]  # run JSONs or per-project result.json
+        results = [r for d in loaded for r in (d["results"] if "results" in d else [d])]
         order = {p["name"]: i for i, p in enumerate(load_projects())}
         print_table(sorted(results, key=lambda r: order.get(r["name"], len(order))))
         return 0
