@@ -13,7 +13,8 @@ entry point for a few iterations: under ``.venv-torch`` and, converted, under ``
 ``--jittor-factor`` times longer: Jittor compiles its kernels on first use). A run that reaches its time
 limit after printing a loss counts as running (scripts whose iteration count is fixed in code);
 ``--stop-after K`` stops each run once it printed K losses (and no traceback), which measures the
-same thing sooner. ``--reuse`` keeps each project's saved ``result.json`` from an earlier run.
+same thing sooner. ``--reuse`` keeps each project's saved ``result.json`` from an earlier run
+(except time-outs). ``--jittor-home DIR`` gives the converted runs a Jittor home of their own.
 Extra pure-Python dependencies named in the manifest come from ``build/corpus/_deps/<side>``.
 
 Prints per project: torch runs?, port runs?, the last loss of each and whether it is finite, and
@@ -46,14 +47,16 @@ TORCH_PY = str(ROOT / ".venv-torch" / "bin" / "python")
 JT_PY = str(ROOT / ".venv" / "bin" / "python")
 
 
-def _jittor_exports() -> dict:
+def _jittor_exports(home: str = "") -> dict:
     """The variables ``shims/env.py --exports`` sets for every Jittor run (IEEE kernels, CPU).
 
-    ``JITTOR_HOME`` is pinned to ``$HOME`` (unless set): Jittor otherwise follows a home another
-    process persisted in ``~/.cache/jittor/config.json``, a cold cache with no oneDNN.
+    ``JITTOR_HOME`` is pinned (``home``, else ``$JITTOR_HOME``, else ``$HOME``): Jittor otherwise
+    follows a home another process persisted in ``~/.cache/jittor/config.json``. A home of the
+    bench's own (a copy of the shared ``.cache/jittor``) has its own compile lock: every Jittor
+    process on a machine otherwise queues on one lock while any of them compiles.
     """
     env = dict(os.environ)
-    env.setdefault("JITTOR_HOME", os.environ["HOME"])
+    env["JITTOR_HOME"] = home or os.environ.get("JITTOR_HOME") or os.environ["HOME"]
     out = subprocess.run([sys.executable, str(ROOT / "shims" / "env.py"), "--exports"], text=True, env=env,
                          capture_output=True, check=True).stdout.split()
     return {"JITTOR_HOME": env["JITTOR_HOME"], **dict(kv.split("=", 1) for kv in out if "=" in kv)}
@@ -74,6 +77,9 @@ def side_env(side: str, project: dict, exports: dict, tree: Path) -> dict:
            "PYTHONPATH": os.pathsep.join(paths)}
     if side == "jittor":
         env.update(exports)
+        # HOME too: Jittor persists a JITTOR_HOME that differs from ~/.cache/jittor/config.json's
+        # into that file, which would move every other Jittor process on the machine.
+        env["HOME"] = exports.get("JITTOR_HOME", env["HOME"])
     env.update(project.get("env", {}))
     return env
 
@@ -225,7 +231,7 @@ def _project_result(project: dict, args, exports: dict) -> dict:
     saved = OUT / project["name"] / "result.json"
     if args.reuse and saved.exists():
         res = json.loads(saved.read_text())
-        if res.get("commit") == project["commit"]:
+        if res.get("commit") == project["commit"] and res.get("class") != "timeout":
             return res
     res = run_project(project, args.timeout, exports, args.sides, args.jittor_factor, args.stop_after)
     if saved.parent.is_dir():
@@ -278,6 +284,7 @@ def main(argv=None) -> int:
                     help="stop a run once it printed K losses (scripts whose iteration count is fixed in code)")
     ap.add_argument("--reuse", action="store_true",
                     help="keep a project's result from an earlier run (build/corpus/<name>/result.json)")
+    ap.add_argument("--jittor-home", default="", help="JITTOR_HOME for the converted runs (default $HOME)")
     ap.add_argument("--shard", default="", help="K/N: run only every N-th project from the K-th (0-based)")
     ap.add_argument("--table", nargs="+", metavar="JSON", help="print the table of earlier results and exit")
     ap.add_argument("--sides", choices=("both", "torch", "jittor"), default="both",
@@ -293,7 +300,7 @@ def main(argv=None) -> int:
     if args.shard:
         k, n = (int(v) for v in args.shard.split("/"))
         projects = projects[k::n]
-    exports = _jittor_exports()
+    exports = _jittor_exports(args.jittor_home)
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         results = list(pool.map(lambda p: _project_result(p, args, exports), projects))
     print_table(results)
