@@ -122,11 +122,15 @@ def run_child(cmd: list, cwd: Path, env: dict, timeout: float, log: Path, enough
     return rc, seconds, log.read_text(errors="replace")
 
 
+# Jittor rebuilt its own core and exits with status 0 asking for a rerun: not a run of the project.
+JITTOR_RESTART = "jit_utils updated, please rerun your command"
+
+
 def side_result(rc, seconds: float, text: str, project: dict, tree: Path) -> dict:
     """One side's verdict: runs (exit 0, or timed out after printing a loss, no traceback)."""
     loss = last_loss(text, project.get("loss_regex"))
     err = first_error(text, str(tree))
-    ran = rc == 0 or (rc is None and loss is not None and err is None)
+    ran = (rc == 0 and JITTOR_RESTART not in text) or (rc is None and loss is not None and err is None)
     return {"runs": ran, "rc": rc, "timed_out": rc is None, "seconds": round(seconds, 1),
             "loss": loss, "finite": is_finite(loss), "error": None if ran else err}
 
@@ -214,9 +218,12 @@ def run_project(project: dict, timeout: float, exports: dict, sides: str = "both
             shutil.copy2(data / rel, tree / rel)
         cwd = tree / cwd_rel
         py = TORCH_PY if side == "torch" else JT_PY
-        rc, seconds, text = run_child([py] + entry["args"], cwd, torch_env if side == "torch" else jt_env,
-                                      limit * (1 if side == "torch" else jt_factor), pdir / f"{side}.log",
-                                      _enough(project, stop_after))
+        for _attempt in range(2):
+            rc, seconds, text = run_child([py] + entry["args"], cwd, torch_env if side == "torch" else jt_env,
+                                          limit * (1 if side == "torch" else jt_factor), pdir / f"{side}.log",
+                                          _enough(project, stop_after))
+            if JITTOR_RESTART not in text:
+                break
         res[side] = side_result(rc, seconds, text, project, tree)
     torch_ok = res.get("torch", {}).get("runs", True)
     jt = res.get("jittor", {})

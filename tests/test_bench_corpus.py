@@ -174,3 +174,9 @@ def test_a_silent_run_past_its_limit_does_not_count(tmp_path):
                                         {"PATH": "/usr/bin"}, 3, tmp_path / "x.log")
     res = bench.side_result(rc, seconds, text, {}, tmp_path)
     assert rc is None and "TIMEOUT" in text and not res["runs"]
+
+
+def test_jittor_asking_for_a_rerun_is_not_a_run(tmp_path):
+    bench = _bench()
+    text = "[e 1128 03:25:50 compiler.py:886] " + bench.JITTOR_RESTART + "\n"
+    assert not bench.side_result(0, 1.0, text, {}, tmp_path)["runs"]
