@@ -1,12 +1,12 @@
 """What code asks torch about the machine and the compiler, answered for the port: CUDA
-capability queries (``torch.cuda.is_bf16_supported``), ``torch.compile`` (the model itself:
-Jittor compiles every op already), ``torch.Size`` and the device-type flags of a tensor
+capability queries (``torch.cuda.is_bf16_supported``; ``torch.compile`` is :mod:`shims.jit`'s),
+``torch.Size`` and the device-type flags of a tensor
 (``x.is_xpu``, ``x.is_mps``, ...: a Jittor Var lives on the CPU or on CUDA only)."""
 from __future__ import annotations
 
 import jittor as jt
 
-__all__ = ["is_bf16_supported", "compile", "Size"]
+__all__ = ["is_bf16_supported", "Size"]
 
 #: torch's Tensor flags for devices and layouts a Jittor Var never has
 NEVER_FLAGS = ("is_xpu", "is_mps", "is_ipu", "is_maia", "is_meta", "is_mkldnn", "is_mtia", "is_vulkan", "is_xla",
@@ -17,15 +17,6 @@ def is_bf16_supported(including_emulation: bool = True) -> bool:
     """``torch.cuda.is_bf16_supported``: False, the port computes float32 where torch's
     autocast would use bfloat16 (and on a machine without CUDA torch says False too)."""
     return False
-
-
-def compile(model=None, *, fullgraph: bool = False, dynamic=None, backend="inductor", mode=None, options=None,
-            name=None, disable: bool = False, recompile_limit=None, isolate_recompiles=None, dynamic_shapes=None):
-    """``torch.compile``: the model or function itself (``@torch.compile`` and
-    ``@torch.compile(mode=...)`` too); Jittor compiles each op's kernels on its own."""
-    if model is None:
-        return lambda fn: fn
-    return model
 
 
 class Size(tuple):

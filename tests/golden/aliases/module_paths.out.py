@@ -17,4 +17,4 @@ class GraphConvolution(Module):
 def f(x, ds):
     with shims.checkpoint.safe_globals.safe_globals([dict]):
         y = shims.load("a.pt")
-    return x.is_xpu, shims.queries.Size([2, 3]), shims.queries.compile(GraphConvolution()), shims.data.DataLoader(ds, batch_size=2), y
+    return x.is_xpu, shims.queries.Size([2, 3]), shims.jit.compile(GraphConvolution()), shims.data.DataLoader(ds, batch_size=2), y
