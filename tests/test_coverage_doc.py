@@ -1,7 +1,7 @@
 """``docs/API_COVERAGE.md`` and ``docs/api_coverage.json`` are generated and up to date."""
 import json
 
-from porter import coverage_doc
+from porter.prove import coverage_doc
 from porter.mapping import load_table
 
 
