@@ -9,6 +9,8 @@ Runs, one Jittor process at a time (each also starts its torch side in ``.venv-t
 * ``bench_mccnet.py``: ``Net`` forward and forward+backward (full VGG-19 encoder, 256x256, batch 2);
 * ``bench_hisd.py``: one ``HiSD_Trainer.update`` and one ``sample`` (upstream's celeba-hq networks:
   128x128, batch 2);
+* ``bench_arithmetic.py``: Jittor's kernels at jtport's ``-O2`` (IEEE arithmetic) against its
+  ``-Ofast``, on elementwise, reduction, softmax and conv/norm workloads;
 
 and prints each one's Jittor/torch time ratio and the peak resident memory of the Jittor
 process running the converted code (``ru_maxrss`` of that process alone, its torch child
@@ -85,6 +87,10 @@ def main(argv=None) -> int:
         print(f"{name:<14} {what:<20} {t:>9.4f} {j:>9.4f} {j / t:>7.2f} {peak:>9.0f}")
     (OUT / "summary.json").write_text(json.dumps(
         [dict(zip(("benchmark", "what", "torch_s", "jittor_s", "peak_mib"), r)) for r in rows], indent=1))
+
+    # what IEEE arithmetic (jtport's -O2 kernels) costs against Jittor's -Ofast, same workloads
+    out, _ = run_bench("bench_arithmetic.py", "--json", str(OUT / "arithmetic.json"))
+    print("\n" + out.split("PEAK_RSS_KB")[0].rstrip())
     return 0
 
 

@@ -3,7 +3,7 @@ import jittor as jt
 from jittor import nn
 
 
-class Linear(nn.Linear):
+class Linear(shims.namespace("torch.nn").Linear):
     def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
         super().__init__(in_features, out_features, bias)
         shims.nn.with_dtype(self, dtype)

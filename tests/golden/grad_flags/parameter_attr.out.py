@@ -14,5 +14,5 @@ class GraphConvolution(shims.nn.Module):
 
     def reset_parameters(self):
         self.weight.mul_(0.5)
-        self.bias.assign(shims.data_of(self.weight).clone()[0])
+        self.bias.assign(shims.views.detach_view(self.weight).clone()[0])
         self.lin.weight.mul_(0.5)

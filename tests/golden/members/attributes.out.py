@@ -6,8 +6,8 @@ def inspect(x, net, dataset):
     b = (x.layout, x.is_quantized, x.retains_grad, x.imag)  # jtport: JT001 torch.Tensor.layout: not in jtport's mapping table yet (Jittor may lack it or define it differently): port by hand; JT001 torch.Tensor.retains_grad: not in jtport's mapping table yet (Jittor may lack it or define it differently): port by hand; JT001 torch.Tensor.imag: Jittor has no complex dtype: complex tensors cannot be ported (marked, never passed to Jittor) (torch raises for .imag of a real tensor too)
     c = x.T, x.mT, x.is_cuda, x.shape, x.ndim  # what the Var has (shims installs T, mT, is_cuda)
     _, predicted = shims.max(shims.data_of(net(x)), 1)  # torch's .data: the tensor, detached
-    w = shims.data_of(net.weight)
-    w.mul_(2)  # torch writes through w into net.weight  # jtport: JT107 torch.Tensor.data: w = net.weight.data shares net.weight's storage in torch, so this write changes net.weight too; a Jittor Var is a copy and net.weight stays unchanged: write into net.weight itself if the code relies on it
+    w = shims.views.detach_view(net.weight)
+    w.mul_(2)  # torch writes through w into net.weight
     return a, b, c, predicted, shims.data_of(dataset)  # not a Var at run time: its own .data
 
 

@@ -21,4 +21,5 @@ class Block(shims.nn.Module):
 
 class Linear(shims.namespace("torch.nn").Linear):
     def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
-        super().__init__(in_features, out_features, bias, device, dtype)
+        super().__init__(in_features, out_features, bias)
+        shims.nn.with_dtype(self, dtype)
