@@ -299,7 +299,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     if args.table:
         loaded = [json.loads(Path(f).read_text()) for f in args.table]  # run JSONs or per-project result.json
-        results = [r for d in loaded for r in (d["results"] if "results" in d else [d])]
+        results = [r for d in loaded for r in d.get("results", [d])]
         order = {p["name"]: i for i, p in enumerate(load_projects())}
         print_table(sorted(results, key=lambda r: order.get(r["name"], len(order))))
         return 0

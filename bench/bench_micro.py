@@ -169,7 +169,7 @@ def measure(rounds: int, reps: int, cases=CASES) -> list:
                 rows.append((case, mode, statistics.median(t), statistics.median(j)))
     finally:
         child.close()
-    print(f"# use_mkl={os.environ.get('use_mkl', '1')} torch threads={child.threads}; medians of {rounds} "
+    print(f"# use_mkl={os.environ.get('use_mkl', '1')} torch threads={child.threads}; medians of {rounds} "  # noqa: SIM112 (Jittor's own variable name)
           f"interleaved rounds of {reps} calls")
     return rows
 

@@ -81,7 +81,7 @@ def main(argv=None) -> int:
                  h["jittor"]["forward_median_s"], peak))
     rows.append(("HiSD trainer", "update b2 128x128", h["torch"]["median_s"], h["jittor"]["median_s"], peak))
 
-    print(f"\nuse_mkl={os.environ.get('use_mkl', '1')}  (jittor/torch time; peak = Jittor process RSS)")
+    print(f"\nuse_mkl={os.environ.get('use_mkl', '1')}  (jittor/torch time; peak = Jittor process RSS)")  # noqa: SIM112 (Jittor's own variable name)
     print(f"{'benchmark':<14} {'what':<20} {'torch s':>9} {'jittor s':>9} {'ratio':>7} {'peak MiB':>9}")
     for name, what, t, j, peak in rows:
         print(f"{name:<14} {what:<20} {t:>9.4f} {j:>9.4f} {j / t:>7.2f} {peak:>9.0f}")

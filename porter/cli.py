@@ -64,7 +64,8 @@ class _Progress:
         sys.stderr.flush()
 
 
-def run_convert(args: argparse.Namespace) -> int:
+# complexity: `jtport convert`'s option checks and report modes in one flow, in the order the command documents them
+def run_convert(args: argparse.Namespace) -> int:  # noqa: C901
     """``jtport convert``: returns the exit code."""
     # lazy: each subcommand imports only its own flow (jtport doctor runs where libcst or Jittor is broken)
     from .convert.engine import ConvertError, convert_path

@@ -78,7 +78,7 @@ def test_converted_file_runs_as_a_plain_program(tmp_path):
             ("sample", "calling torch.distributions.Normal", "JT001"),
             ("Odd", "Odd derives from torch.nn.Unknown", "JT001")]
     assert len(lines) == 4, proc.stdout
-    for line, (where, what, code_) in zip(lines[1:], want):
+    for line, (_where, what, code_) in zip(lines[1:], want):
         assert line.startswith("UnportedError | "), line
         assert f"{path}:" in line and what in line and code_ in line, line
 

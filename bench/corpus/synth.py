@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-WORDS = ("the a of to and in is it that was for on are as with his they at be this from have or "
+WORDS = ("the a of to and in is it that was for on are as with his they at be this from have or "  # noqa: SIM905 (a word list reads better as one string)
          "by one had not but what all were when we there can an your which their said if do will "
          "each about how up out them then she many some so these would other into has more her two "
          "like him see time could no make than first been its who now people my made over did down").split()

@@ -18,7 +18,7 @@ import net  # noqa: E402
 # Net.forward moves its noise with .cuda(): on a machine without CUDA it stays where it is
 # (as `jtport parity` runs upstream's torch side)
 if not torch.cuda.is_available():
-    setattr(torch.Tensor, "cuda", lambda self, *args, **kwargs: self)
+    setattr(torch.Tensor, "cuda", lambda self, *args, **kwargs: self)  # noqa: B010 (converter input: the call form keeps `torch.Tensor.cuda` a string, not an attribute the converter maps)
 
 _ARGS = dict(lr=1e-4, lr_decay=5e-5, style_weight=10.0, content_weight=3.0)  # train.py's defaults
 

@@ -82,7 +82,7 @@ def build(seed: int = 0, batch_size: int = 64, conf: str = "wmask"):
         mask = torch.rand(batch_size, 1)
         near, far = near_far_from_sphere(rays_o, rays_d)
         background_rgb = torch.ones([1, 3]) if t["use_white_bkgd"] else None
-        if t["mask_weight"] > 0.0:
+        if t["mask_weight"] > 0.0:  # noqa: SIM108 (upstream NeuS's code, kept as written)
             mask = (mask > 0.5).float()
         else:
             mask = torch.ones_like(mask)

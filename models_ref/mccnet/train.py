@@ -156,13 +156,13 @@ if __name__ == '__main__':
 
         if (i + 1) % args.save_model_interval == 0 or (i + 1) == args.max_iter:
             state_dict = network.decoder.state_dict()
-            for key in state_dict.keys():
+            for key in state_dict.keys():  # noqa: SIM118 (upstream MCCNet's code, kept as written)
                 state_dict[key] = state_dict[key].to(torch.device('cpu'))
             torch.save(state_dict,
                        '{:s}/decoder_iter_{:d}.pth'.format(args.save_dir,
                                                           i + 1))
             state_dict = network.mcc_module.state_dict()
-            for key in state_dict.keys():
+            for key in state_dict.keys():  # noqa: SIM118 (upstream MCCNet's code, kept as written)
                 state_dict[key] = state_dict[key].to(torch.device('cpu'))
             torch.save(state_dict,
                        '{:s}/mcc_module_iter_{:d}.pth'.format(args.save_dir,

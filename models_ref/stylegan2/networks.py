@@ -158,7 +158,7 @@ class Conv2dLayer(torch.nn.Module):
         activation      = 'linear',     # Activation function: 'relu', 'lrelu', etc.
         up              = 1,            # Integer upsampling factor.
         down            = 1,            # Integer downsampling factor.
-        resample_filter = [1,3,3,1],    # Low-pass filter to apply when resampling activations.
+        resample_filter = (1,3,3,1),    # Low-pass filter to apply when resampling activations.
         conv_clamp      = None,         # Clamp the output to +-X, None = disable clamping.
         channels_last   = False,        # Expect the input to have memory_format=channels_last?
         trainable       = True,         # Update the weights of this layer during training?
@@ -288,7 +288,7 @@ class SynthesisLayer(torch.nn.Module):
         up              = 1,            # Integer upsampling factor.
         use_noise       = True,         # Enable noise input?
         activation      = 'lrelu',      # Activation function: 'relu', 'lrelu', etc.
-        resample_filter = [1,3,3,1],    # Low-pass filter to apply when resampling activations.
+        resample_filter = (1,3,3,1),    # Low-pass filter to apply when resampling activations.
         conv_clamp      = None,         # Clamp the output of convolution layers to +-X, None = disable clamping.
         channels_last   = False,        # Use channels_last format for the weights?
     ):
@@ -364,7 +364,7 @@ class SynthesisBlock(torch.nn.Module):
         img_channels,                       # Number of output color channels.
         is_last,                            # Is this the last block?
         architecture        = 'skip',       # Architecture: 'orig', 'skip', 'resnet'.
-        resample_filter     = [1,3,3,1],    # Low-pass filter to apply when resampling activations.
+        resample_filter     = (1,3,3,1),    # Low-pass filter to apply when resampling activations.
         conv_clamp          = None,         # Clamp the output of convolution layers to +-X, None = disable clamping.
         use_fp16            = False,        # Use FP16 for this block?
         fp16_channels_last  = False,        # Use channels-last memory format with FP16?
@@ -510,10 +510,12 @@ class Generator(torch.nn.Module):
         w_dim,                      # Intermediate latent (W) dimensionality.
         img_resolution,             # Output resolution.
         img_channels,               # Number of output color channels.
-        mapping_kwargs      = {},   # Arguments for MappingNetwork.
-        synthesis_kwargs    = {},   # Arguments for SynthesisNetwork.
+        mapping_kwargs      = None, # Arguments for MappingNetwork.
+        synthesis_kwargs    = None, # Arguments for SynthesisNetwork.
     ):
         super().__init__()
+        mapping_kwargs = {} if mapping_kwargs is None else mapping_kwargs
+        synthesis_kwargs = {} if synthesis_kwargs is None else synthesis_kwargs
         self.z_dim = z_dim
         self.c_dim = c_dim
         self.w_dim = w_dim
@@ -542,7 +544,7 @@ class DiscriminatorBlock(torch.nn.Module):
         first_layer_idx,                    # Index of the first layer.
         architecture        = 'resnet',     # Architecture: 'orig', 'skip', 'resnet'.
         activation          = 'lrelu',      # Activation function: 'relu', 'lrelu', etc.
-        resample_filter     = [1,3,3,1],    # Low-pass filter to apply when resampling activations.
+        resample_filter     = (1,3,3,1),    # Low-pass filter to apply when resampling activations.
         conv_clamp          = None,         # Clamp the output of convolution layers to +-X, None = disable clamping.
         use_fp16            = False,        # Use FP16 for this block?
         fp16_channels_last  = False,        # Use channels-last memory format with FP16?
@@ -713,11 +715,14 @@ class Discriminator(torch.nn.Module):
         num_fp16_res        = 0,        # Use FP16 for the N highest resolutions.
         conv_clamp          = None,     # Clamp the output of convolution layers to +-X, None = disable clamping.
         cmap_dim            = None,     # Dimensionality of mapped conditioning label, None = default.
-        block_kwargs        = {},       # Arguments for DiscriminatorBlock.
-        mapping_kwargs      = {},       # Arguments for MappingNetwork.
-        epilogue_kwargs     = {},       # Arguments for DiscriminatorEpilogue.
+        block_kwargs        = None,     # Arguments for DiscriminatorBlock.
+        mapping_kwargs      = None,     # Arguments for MappingNetwork.
+        epilogue_kwargs     = None,     # Arguments for DiscriminatorEpilogue.
     ):
         super().__init__()
+        block_kwargs = {} if block_kwargs is None else block_kwargs
+        mapping_kwargs = {} if mapping_kwargs is None else mapping_kwargs
+        epilogue_kwargs = {} if epilogue_kwargs is None else epilogue_kwargs
         self.c_dim = c_dim
         self.img_resolution = img_resolution
         self.img_resolution_log2 = int(np.log2(img_resolution))

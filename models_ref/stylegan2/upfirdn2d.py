@@ -42,7 +42,10 @@ def _get_filter_size(f):
     return fw, fh
 
 
-def setup_filter(f, device=torch.device('cpu'), normalize=True, flip_filter=False, gain=1, separable=None):
+_CPU = torch.device('cpu')  # setup_filter's default device
+
+
+def setup_filter(f, device=_CPU, normalize=True, flip_filter=False, gain=1, separable=None):
     r"""Convenience function to setup 2D FIR filter for `upfirdn2d()`.
 
     Args:

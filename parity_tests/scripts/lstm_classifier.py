@@ -62,7 +62,7 @@ def main():
 
     losses = []
     for epoch in range(args.epochs):
-        for i, (seqs, labels) in enumerate(loader):
+        for _i, (seqs, labels) in enumerate(loader):
             outputs = model(seqs)
             loss = criterion(outputs, labels)
             optimizer.zero_grad()
@@ -79,7 +79,8 @@ def main():
     with torch.no_grad():
         x = torch.from_numpy(dataset.x)
         reloaded = criterion(model(x), torch.from_numpy(dataset.y)).item()
-    json.dump({"train": losses, "reloaded": reloaded}, open(args.log, "w"))
+    with open(args.log, "w") as f:
+        json.dump({"train": losses, "reloaded": reloaded}, f)
 
 
 if __name__ == "__main__":

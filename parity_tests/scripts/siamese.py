@@ -77,7 +77,7 @@ def main():
 
     losses = []
     for epoch in range(args.epochs):
-        for i, (img0, img1, same) in enumerate(loader):
+        for _i, (img0, img1, same) in enumerate(loader):
             optimizer.zero_grad()
             output1, output2 = net(img0, img1)
             loss_contrastive = criterion(output1, output2, same)

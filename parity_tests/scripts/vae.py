@@ -70,7 +70,7 @@ def main():
     for epoch in range(1, args.epochs + 1):
         model.train()
         train_loss = 0
-        for batch_idx, (data,) in enumerate(train_loader):
+        for _batch_idx, (data,) in enumerate(train_loader):
             optimizer.zero_grad()
             recon_batch, mu, logvar = model(data)
             loss = loss_function(recon_batch, data, mu, logvar)

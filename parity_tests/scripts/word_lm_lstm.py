@@ -81,7 +81,7 @@ def main():
     for epoch in range(1, args.epochs + 1):
         model.train()
         hidden = model.init_hidden(4)
-        for batch, i in enumerate(range(0, train_data.size(0) - 1, args.bptt)):
+        for _batch, i in enumerate(range(0, train_data.size(0) - 1, args.bptt)):
             data, targets = get_batch(train_data, i, args.bptt)
             model.zero_grad()
             hidden = repackage_hidden(hidden)

@@ -50,7 +50,8 @@ def _describe(value):
     return {"kind": "other", "shape": [], "dtype": type(value).__name__}
 
 
-def run_case(case, arrays, meta):
+# complexity: one case's run and recording (inputs, call, outputs, gradients) in the order runner._compare reads them
+def run_case(case, arrays, meta):  # noqa: C901
     """Run one case; record arrays (under ``case.id::...``) and its meta entry."""
     torch.manual_seed(0)
     cid = case.id

@@ -107,7 +107,7 @@ def spread_run(out: Path, name: str) -> None:
         stem = f"{name}.rounding{seed}"
         rng = np.random.default_rng(seed)  # every floating tensor of the nested checkpoint, one rounding off
         torch.save(map_nested(init, lambda v: isinstance(v, torch.Tensor) and v.is_floating_point(),
-                              lambda t: rounding_perturbed(t, rng)), out / f"{stem}.init.pt")
+                              lambda t: rounding_perturbed(t, rng)), out / f"{stem}.init.pt")  # noqa: B023 (called within the iteration)
         runs.append((stem, subprocess.Popen(_command(out, name, stem), cwd=out, stdout=subprocess.PIPE,
                                             stderr=subprocess.PIPE, text=True)))
     for _stem, proc in runs:

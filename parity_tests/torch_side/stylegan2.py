@@ -54,7 +54,7 @@ def dump_networks(out):
     torch_dump.dump(out / "mapping.npz", m, torch_dump.make_inputs(cfg.MAPPING_INPUTS, cfg.SEED),
                     forward=lambda m, i: (m(i["z"], i["c"], **cfg.MAPPING_FORWARD), m.w_avg), seed=cfg.SEED)
 
-    for k, (case, kw) in enumerate(cfg.SYNTHESIS_CASES.items()):
+    for _k, (case, kw) in enumerate(cfg.SYNTHESIS_CASES.items()):
         s = jitter(networks.SynthesisNetwork(**cfg.SYNTHESIS), 2)
         torch_dump.dump(out / f"{case}.npz", s, torch_dump.make_inputs(cfg.SYNTHESIS_INPUTS, cfg.SEED),
                         forward=with_noise(lambda m, i, kw=kw: m(i["ws"], **kw)), seed=cfg.SEED)

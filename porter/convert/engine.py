@@ -193,7 +193,8 @@ def default_output(src: Path) -> Path:
     return src.with_name(src.stem + "_jittor" + src.suffix)
 
 
-def convert_path(src, out=None, *, in_place: bool = False, exclude: Sequence[str] = (),
+# complexity: file or directory, in-place or out-dir, jobs and write/overwrite modes interact here
+def convert_path(src, out=None, *, in_place: bool = False, exclude: Sequence[str] = (),  # noqa: C901
                  jobs: Optional[int] = None, write: bool = True, overwrite: bool = False,
                  progress: Optional[Callable[[int, int], None]] = None,
                  on_result: Optional[Callable[[Path, FileReport, Optional[bytes]], None]] = None) -> Report:

@@ -329,9 +329,9 @@ class _Resolver(Visitor):
 
     def _heat(self, names: Sequence[str]) -> None:
         hot = self.out.hot_statements
-        if hot is not None and self.statement is not None and self.statement not in hot:
-            if any(n in self.identifiers for n in names):
-                hot.add(self.statement)
+        if (hot is not None and self.statement is not None and self.statement not in hot
+                and any(n in self.identifiers for n in names)):
+            hot.add(self.statement)
 
     # -- scopes -------------------------------------------------------------------
     def _lookup(self, name: str) -> Optional[ImportBinding]:

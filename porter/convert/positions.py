@@ -9,6 +9,7 @@ of them starts, and stops as soon as the last of them is done.
 """
 from __future__ import annotations
 
+import contextlib
 import re
 from contextlib import contextmanager
 from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple
@@ -78,8 +79,6 @@ def start_positions(module: cst.Module, nodes: Iterable[cst.CSTNode]) -> Dict[cs
         return {}
     asked = set(wanted)
     state = _StartState(module, wanted)
-    try:
+    with contextlib.suppress(_Done):
         module._codegen(state)
-    except _Done:
-        pass
     return {n: (line, column + 1) for n, (line, column) in state.starts.items() if n in asked}

@@ -281,7 +281,8 @@ class _Transform:
         if hook is not None and _present(value):
             hook()
 
-    def _children(self, node: cst.CSTNode):
+    # complexity: the traversal's hot loop over a node's fields (trivia, sequences, single nodes), inlined for speed
+    def _children(self, node: cst.CSTNode):  # noqa: C901
         t = type(node)
         fields = _PLANS.get(t) or plan(t)
         watch = self.t.trivia_hook is not None  # rare: marks wait for the next node left

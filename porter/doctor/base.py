@@ -18,6 +18,7 @@ Names, paths, archive names and MD5s in this package are read from Jittor 1.3.11
 """
 from __future__ import annotations
 
+import contextlib
 import glob
 import hashlib
 import json
@@ -310,10 +311,8 @@ def _dir_size(path: str) -> int:
     total = 0
     for root, _dirs, files in os.walk(path):
         for name in files:
-            try:
+            with contextlib.suppress(OSError):
                 total += os.lstat(os.path.join(root, name)).st_size
-            except OSError:
-                pass
     return total
 
 

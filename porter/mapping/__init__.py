@@ -192,7 +192,8 @@ class MappingTable:
         return len(self.entries)
 
 
-def load_table(directory: Path = TABLE_DIR) -> MappingTable:
+# complexity: reads and validates every TOML file's rows in one place, where each error names its file and key
+def load_table(directory: Path = TABLE_DIR) -> MappingTable:  # noqa: C901
     """Read every ``*.toml`` file of ``directory``; a key defined twice is an error."""
     entries: Dict[str, ApiEntry] = {}
     for path in sorted(Path(directory).glob("*.toml")):

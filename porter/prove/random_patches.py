@@ -72,4 +72,4 @@ def patched_randn(stream: common.SeededStream, *owners: Any):
         yield stream
     finally:
         for o, f in saved:
-            setattr(o, "randn", f)
+            o.randn = f

@@ -111,7 +111,8 @@ def load_zip(zf: zipfile.ZipFile, trust: bool):
     return result
 
 
-def load_legacy(f, total: int, trust: bool, bare_storage: bool = False):
+# complexity: reads torch's legacy format in file order (magic, protocol, sys info, pickle, storages), each step checked
+def load_legacy(f, total: int, trust: bool, bare_storage: bool = False):  # noqa: C901
     """The object a legacy (``_use_new_zipfile_serialization=False``) checkpoint holds; with
     ``bare_storage``, a file that holds one storage (read whole), as pickled tensors embed them."""
     def plain():

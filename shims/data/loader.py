@@ -197,13 +197,13 @@ class _WorkerPool:
                 dead = [p.pid for p in self.procs if not p.is_alive()]
                 if dead:
                     self.shutdown()
-                    raise RuntimeError(f"DataLoader worker (pid(s) {dead}) exited unexpectedly")
+                    raise RuntimeError(f"DataLoader worker (pid(s) {dead}) exited unexpectedly") from None
                 if timeout and waited >= timeout:
-                    raise RuntimeError(f"DataLoader timed out after {timeout} seconds")
+                    raise RuntimeError(f"DataLoader timed out after {timeout} seconds") from None
 
     def shutdown(self) -> None:
         for iq in self.index_qs:
-            try:
+            try:  # noqa: SIM105 (also runs from __del__, where at interpreter shutdown `contextlib` may be gone)
                 iq.put(None)
             except (OSError, ValueError):
                 pass
@@ -329,7 +329,7 @@ class _MultiProcessIter:
 
     def __del__(self):
         if not self.done and not self.loader.persistent_workers:
-            try:
+            try:  # noqa: SIM105 (in __del__ at interpreter shutdown the module's `contextlib` may be gone)
                 self.pool.shutdown()
             except Exception:  # noqa: BLE001 - interpreter shutdown
                 pass
@@ -351,7 +351,8 @@ class DataLoader:
     ``random``), so transforms drawing from torch's stream draw in a worker as in torch's.
     """
 
-    def __init__(self, dataset, batch_size: Optional[int] = 1, shuffle: Optional[bool] = None,
+    # complexity: torch's DataLoader argument checks, one after another in torch's order and with its messages
+    def __init__(self, dataset, batch_size: Optional[int] = 1, shuffle: Optional[bool] = None,  # noqa: C901
                  sampler=None, batch_sampler=None, num_workers: int = 0,
                  collate_fn: Optional[Callable] = None, pin_memory: bool = False,
                  drop_last: bool = False, timeout: float = 0, worker_init_fn=None,
@@ -429,7 +430,7 @@ class DataLoader:
 
     def __del__(self):
         if self.__dict__.get("_pool") is not None:
-            try:
+            try:  # noqa: SIM105 (in __del__ at interpreter shutdown the module's `contextlib` may be gone)
                 self._pool.shutdown()
             except Exception:  # noqa: BLE001 - interpreter shutdown
                 pass

@@ -202,10 +202,7 @@ class Softmax2d(Module):
 def rrelu(input, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False, inplace: bool = False):
     """``F.rrelu``: slope ``(lower + upper) / 2`` for negatives in eval; a uniform random slope per
     element in training (Jittor's draws)."""
-    if training:
-        a = jt.rand(tuple(input.shape)) * (upper - lower) + lower
-    else:
-        a = (lower + upper) / 2
+    a = jt.rand(tuple(input.shape)) * (upper - lower) + lower if training else (lower + upper) / 2
     return jt.ternary(input >= 0, input, input * a)
 
 

@@ -61,7 +61,7 @@ def _conv_op():
             _OP = ops.jtport_conv
         except Exception as e:  # a compiler or oneDNN Jittor cannot build against: Jittor's conv
             warnings.warn(f"shims.nn.conv2d: could not build its oneDNN op ({type(e).__name__}: {e}); "
-                          "float32 convolutions use Jittor's own, which rounds up to ~4x worse")
+                          "float32 convolutions use Jittor's own, which rounds up to ~4x worse", stacklevel=2)
     return _OP or None
 
 
@@ -294,7 +294,7 @@ def weight_norm(module, name: str = "weight", dim: Optional[int] = 0):
     object.__delattr__(module, name)
     object.__setattr__(module, name + "_g", _leaf(_norm_except_dim(weight, dim)))
     object.__setattr__(module, name + "_v", _leaf(weight))
-    inner = getattr(module, "execute")
+    inner = module.execute
     object.__setattr__(module, "execute", _WeightNormCall(module, name, dim, inner))
     return module
 

@@ -89,7 +89,7 @@ class _ClampKeepGrad(jt.Function):
 def gaussian_nll_loss(input, target, var, full: bool = False, eps: float = 1e-6, reduction: str = "mean"):
     """``F.gaussian_nll_loss``: ``0.5 (log var + (x - t)^2 / var)`` (+ ``0.5 log 2 pi`` if ``full``);
     ``var`` is clamped to ``eps`` without stopping its gradient, as torch."""
-    if var.ndim == input.ndim - 1 or (var.ndim == input.ndim and int(var.shape[-1]) == 1
+    if var.ndim == input.ndim - 1 or (var.ndim == input.ndim and int(var.shape[-1]) == 1  # noqa: SIM102 (keeps the 0-d IndexError)
                                        and int(input.shape[-1]) != 1):
         if var.ndim == input.ndim - 1:
             var = var.unsqueeze(-1)

@@ -26,7 +26,7 @@ _FLOAT_DTYPES = ("float16", "float32", "float64", "bfloat16")
 def _cast_floats(module, dtype):
     """Floating parameters and buffers of ``module`` and its children to ``dtype``, in place."""
     for mod in module.modules():
-        for k, v in list(mod.__dict__.items()):
+        for _k, v in list(mod.__dict__.items()):
             if isinstance(v, jt.Var) and str(v.dtype) in _FLOAT_DTYPES:
                 trainable = not v.is_stop_grad()
                 v.assign(v.cast(dtype))

@@ -110,7 +110,8 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p: f
     return jt.matmul(w, value)
 
 
-def multi_head_attention_forward(query, key, value, embed_dim_to_check: int, num_heads: int, in_proj_weight,
+# complexity: follows torch's F.multi_head_attention_forward step by step, with its argument forms and checks
+def multi_head_attention_forward(query, key, value, embed_dim_to_check: int, num_heads: int, in_proj_weight,  # noqa: C901
                                  in_proj_bias, bias_k, bias_v, add_zero_attn: bool, dropout_p: float,
                                  out_proj_weight, out_proj_bias, training: bool = True, key_padding_mask=None,
                                  need_weights: bool = True, attn_mask=None, use_separate_proj_weight: bool = False,

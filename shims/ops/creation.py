@@ -300,6 +300,6 @@ def kaiser_window(window_length: int, periodic: bool = True, beta: float = 12.0,
 
 def new(input, *args, **kwargs):
     """``Tensor.new`` (deprecated): ``x.new(sizes...)`` zeros, ``x.new(data)`` a copy, of x's dtype."""
-    if len(args) == 1 and not isinstance(args[0], int) and not type(args[0]).__name__ == "NanoVector":
+    if len(args) == 1 and not isinstance(args[0], int) and type(args[0]).__name__ != "NanoVector":
         return new_tensor(input, args[0])
     return new_empty(input, *args)

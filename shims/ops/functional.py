@@ -244,10 +244,7 @@ def nll_weight_sum(target, weight, ignore_index, c):
 def kl_div(input, target, size_average=None, reduce=None, reduction: str = "mean", log_target: bool = False):
     """``F.kl_div`` (``input`` log-probabilities), with ``batchmean``."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
-    if log_target:
-        loss = target.exp() * (target - input)
-    else:
-        loss = xlogy(target, target) - target * input
+    loss = target.exp() * (target - input) if log_target else xlogy(target, target) - target * input
     if reduction == "batchmean":
         return loss.sum() / int(input.shape[0])
     return _reduce(loss, reduction)

@@ -203,7 +203,7 @@ def _floor_operator(a, b):
         return floor_divide(a, b)
     q = _C_FLOORDIV(a, b)
     r = a - q * b
-    if isinstance(b, jt.Var):
+    if isinstance(b, jt.Var):  # noqa: SIM108 (a nested conditional expression reads worse)
         off = (r < 0) != (b < 0)
     else:
         off = (r > 0) if b < 0 else (r < 0)

@@ -192,10 +192,7 @@ def unique_consecutive(input, return_inverse: bool = False, return_counts: bool 
     if dim is not None:
         raise NotImplementedError("unique_consecutive(dim=...) is not supported")
     a = input.numpy().reshape(-1)
-    if a.size == 0:
-        starts = np.zeros(0, np.int64)
-    else:
-        starts = np.concatenate([[0], np.nonzero(a[1:] != a[:-1])[0] + 1])
+    starts = np.zeros(0, np.int64) if a.size == 0 else np.concatenate([[0], np.nonzero(a[1:] != a[:-1])[0] + 1])
     values = jt.array(a[starts]) if a.size else jt.array(a)
     out = [values]
     if return_inverse:

@@ -666,7 +666,8 @@ class OneCycleLR(LRScheduler):
     momentum or beta1 cycled inversely when ``cycle_momentum``); ``step()`` past ``total_steps``
     raises, as torch."""
 
-    def __init__(self, optimizer, max_lr, total_steps=None, epochs=None, steps_per_epoch=None, pct_start: float = 0.3,
+    # complexity: torch's OneCycleLR argument checks and phase setup, in torch's order and with its messages
+    def __init__(self, optimizer, max_lr, total_steps=None, epochs=None, steps_per_epoch=None, pct_start: float = 0.3,  # noqa: C901
                  anneal_strategy: str = "cos", cycle_momentum: bool = True, base_momentum=0.85, max_momentum=0.95,
                  div_factor: float = 25.0, final_div_factor: float = 1e4, three_phase: bool = False,
                  last_epoch: int = -1):

@@ -11,7 +11,7 @@ def test_copy_from_a_reassigned_var_keeps_lived_vars_flat():
     total = jt.zeros([3], dtype="float64")
     mine = jt.zeros([3], dtype="float64")
     lived = []
-    for step in range(12):
+    for _step in range(12):
         shims.add_(total, jt.ones([3], dtype="float64"))
         delta = total - mine
         shims.copy_(mine, total)
@@ -48,7 +48,7 @@ def test_copies_under_no_grad_sync_together_when_the_block_exits(monkeypatch):
     real_sync = jt.sync
     monkeypatch.setattr(jt, "sync", lambda vs, *a, **k: (calls.append(len(vs)), real_sync(vs, *a, **k))[1])
     lived = []
-    for step in range(10):
+    for _step in range(10):
         with shims.no_grad():
             for t, s in zip(ema, src):
                 shims.copy_(t, 0.5 * t + 0.5 * s)

@@ -25,13 +25,12 @@ def _train_step(g, opt, x):
 
 def test_graphwatch_flags_leaky_ema():
     g, g_ema, opt, x = _setup()
-    with pytest.raises(GraphGrowthError, match="never read") as err:
-        with GraphWatch(warmup=5, patience=20) as watch:
-            for _ in range(200):
-                _train_step(g, opt, x)
-                for pe, p in zip(g_ema.parameters(), g.parameters()):
-                    pe.update(pe * 0.999 + p.detach() * 0.001)  # the HiSD write-up's leak
-                watch.step()
+    with pytest.raises(GraphGrowthError, match="never read") as err, GraphWatch(warmup=5, patience=20) as watch:
+        for _ in range(200):
+            _train_step(g, opt, x)
+            for pe, p in zip(g_ema.parameters(), g.parameters()):
+                pe.update(pe * 0.999 + p.detach() * 0.001)  # the HiSD write-up's leak
+            watch.step()
     assert "lived_vars" in str(err.value) and len(watch.history) <= 26
     jt.sync_all()
 

@@ -37,7 +37,7 @@ def test_upstream_style_init_falls_back_to_reference():
     try:
         plugin = shims.cpp_extension.load(name="upfirdn2d_plugin", sources=["upfirdn2d.cu"])
     except Exception:  # noqa: BLE001  (upstream's bare except)
-        warnings.warn("Failed to build CUDA kernels for upfirdn2d. Falling back")
+        warnings.warn("Failed to build CUDA kernels for upfirdn2d. Falling back", stacklevel=2)
     assert plugin is None
 
 

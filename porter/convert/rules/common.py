@@ -89,7 +89,7 @@ def block_edits(ctx) -> Dict[cst.CSTNode, List[Edit]]:
     edits = getattr(ctx, "_block_edits", None)
     if edits is None:
         edits = {}
-        setattr(ctx, "_block_edits", edits)
+        ctx._block_edits = edits
     return edits
 
 

@@ -161,7 +161,7 @@ class ModuleRule(Rule):
         if not updated.args or updated.args[0].keyword is not None or updated.args[0].star:
             return updated
         flag = "True"
-        for i, a in enumerate(updated.args[1:]):
+        for _i, a in enumerate(updated.args[1:]):
             if a.keyword is None or a.keyword.value == "requires_grad":
                 flag = code_of(a.value)
         value = updated.args[0].value

@@ -41,10 +41,8 @@ def construction_only(body: Sequence[cst.BaseStatement]) -> bool:
         if not isinstance(stmt, cst.SimpleStatementLine):
             return False
         for small in stmt.body:
-            if isinstance(small, (cst.Assign, cst.AnnAssign)) and small.value is not None:
-                if not _constructs(small.value):
-                    return False
-            elif isinstance(small, cst.Expr):
+            assigns = isinstance(small, (cst.Assign, cst.AnnAssign)) and small.value is not None
+            if assigns or isinstance(small, cst.Expr):
                 if not _constructs(small.value):
                     return False
             else:

@@ -142,7 +142,8 @@ LossFn = Callable[[Any, Mapping[str, torch.Tensor]], torch.Tensor]
 ModelLossFn = Callable[[torch.nn.Module, Mapping[str, torch.Tensor], Any], torch.Tensor]
 
 
-def dump(path: Union[str, Path], model: torch.nn.Module, inputs: Mapping[str, np.ndarray], *,
+# complexity: one recording run (state, inputs, outputs, grads, steps, activations), in the Jittor side.s order
+def dump(path: Union[str, Path], model: torch.nn.Module, inputs: Mapping[str, np.ndarray], *,  # noqa: C901
          forward: Callable[[torch.nn.Module, Mapping[str, torch.Tensor]], Any] = default_forward,
          loss: Optional[LossFn] = None, seed: int = 0, steps: int = 0,
          optimizer: Optional[Mapping[str, Any]] = None, record_acts: bool = True,
