@@ -29,6 +29,8 @@ from pathlib import Path
 
 import pytest
 
+from porter.machine.env import jittor_site
+
 from porter.doctor import checks
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -106,9 +108,15 @@ def _install(tmp: Path):
     python = venv / "bin" / "python"
     purelib = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                              capture_output=True, text=True, check=True).stdout.strip()
-    (Path(purelib) / "_jtport_test_deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    # the test's dependencies (libcst, numpy) from this venv, and Jittor from the folder `make venvs`
+    # installs it in (this venv reads it through a .pth, which a path in a .pth does not process)
+    deps = [sysconfig.get_paths()["purelib"], *([jittor_site()] if Path(jittor_site()).is_dir() else [])]
+    (Path(purelib) / "_jtport_test_deps.pth").write_text("\n".join(deps) + "\n")
+    # --force-reinstall: the checkout's editable jtport is visible through the .pth above, and a
+    # newer pip then takes the wheel's version as already installed and installs nothing
     proc = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps",
-                           "--no-index", str(wheel)], capture_output=True, text=True, timeout=300)
+                           "--no-index", "--force-reinstall", str(wheel)], capture_output=True, text=True,
+                          timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
     user = tmp / "user"

@@ -80,6 +80,8 @@ class ApiEntry:
     #: class rows: the keyword arguments the target accepts (``target_params.json``); None
     #: when unknown or the target takes ``**kwargs``
     accepts: Optional[FrozenSet[str]] = None
+    #: the parameter names torch's own signature gives (``torch_params.json``); None when unknown
+    torch_takes: Optional[FrozenSet[str]] = None
 
     @property
     def is_method(self) -> bool:
@@ -97,6 +99,7 @@ class ApiEntry:
         (``shims.namespace`` handles it at run time)."""
         return name in FACTORY_KEYWORDS and self.kind == "class" and self.api.startswith("torch.nn.") \
             and self.accepts is not None and name not in self.accepts \
+            and (self.torch_takes is None or name in self.torch_takes) \
             and name not in self.rename and name not in self.reject
 
     @property
@@ -222,6 +225,8 @@ def load_table(directory: Path = TABLE_DIR) -> MappingTable:  # noqa: C901
         # (rejected, dropped or renamed like its keyword form)
         torch_params = json.loads(signatures.read_text(encoding="utf-8"))
         for api, e in entries.items():
+            if api in torch_params:
+                e = entries[api] = dataclasses.replace(e, torch_takes=frozenset(n for n, _ in torch_params[api]))
             if not e.params and api in torch_params:
                 positional = []
                 for name, kind in torch_params[api]:
