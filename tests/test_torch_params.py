@@ -17,6 +17,8 @@ import pytest
 
 from porter.mapping import TABLE_DIR, default_table
 from porter.convert.pipeline import convert_source
+from shims.namespace import _apply_policy, target_object
+from shims.unported import UnportedError
 
 TORCH_PARAMS = json.loads((TABLE_DIR / "torch_params.json").read_text())
 PREFIX = "v_"
@@ -65,10 +67,14 @@ def reached(code: str):
         return [a.value.value for a in call.args if isinstance(a.value, cst.Name) and a.value.value.startswith(PREFIX)]
     best = max(visitor.calls, key=lambda c: len(names(c)), default=None)
     if best is None:
-        return [], {}
+        return [], {}, False
     pos = [a.value.value for a in best.args if a.keyword is None and isinstance(a.value, cst.Name)]
     kws = {a.keyword.value: a.value.value for a in best.args if a.keyword is not None and isinstance(a.value, cst.Name)}
-    return pos, kws
+    # shims.namespace("torch.nn").Linear(...): the row's policy is applied when the call runs
+    func = best.func
+    at_run_time = (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Call)
+                   and cst.Module([]).code_for_node(func.value.func) == "shims.namespace")
+    return pos, kws, at_run_time
 
 
 def argument_gaps(entry, params, target) -> list:
@@ -84,7 +90,12 @@ def argument_gaps(entry, params, target) -> list:
         got = reached(convert_source(src).code)
         if got is None:
             continue  # marked: the user is told
-        pos, kws = got
+        pos, kws, at_run_time = got
+        if at_run_time:  # what shims.namespace hands the target: the row's policy on these values
+            try:
+                pos, kws, _then = _apply_policy(entry, pos, kws)
+            except UnportedError:
+                continue  # a rejected argument's value: the call raises the named error when it runs
         try:
             bound = sig.bind(*pos, **kws).arguments
         except TypeError as err:
@@ -121,6 +132,10 @@ KNOWN_GAPS = {
                                                               "shim's signature",
     **{api: "capturable/foreach/maximize/differentiable passed by position (8th-11th)"
        for api in ("torch.optim.RMSprop", "torch.optim.rmsprop.RMSprop")},
+    **{api: "an identity marker under eager execution: torch's own first positional (drop=, fn, ...) lands on "
+            "the decorated object's parameter; the marker returns it unchanged either way"
+       for api in ("torch.compile", "torch.fx.wrap", "torch.jit._overload_method", "torch.jit.annotate",
+                   "torch.jit.ignore", "torch.jit.interface", "torch.jit.script")},
     "torch.norm": "out passed by position (5th) reaches the target",
     "torch.tensordot": "out passed by position (4th) reaches the target",
 }
@@ -133,7 +148,6 @@ def _param(e):
 
 @pytest.mark.parametrize("entry", [_param(e) for e in _rows()])
 def test_converted_row_takes_torch_arguments(entry):
-    from shims.namespace import target_object
 
     gaps = argument_gaps(entry, TORCH_PARAMS[entry.api], target_object(entry.target))
     assert not gaps, f"{entry.api} -> {entry.target}: " + "; ".join(gaps)
