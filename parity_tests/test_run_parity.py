@@ -61,7 +61,17 @@ def _run(base: Path, original: str, converted: str, name: str, out: Path, *extra
                          "--out", str(out), *extra, "--", *_args(name, base)])
 
 
-@pytest.mark.parametrize("name", NAMES)
+#: scripts whose --run comparison was run to its end before this suite joined `make test`; the others
+#: run under `make parity` (JTPORT_PARITY_FULL=1) until each is measured here (bn_dropout_mlp failed
+#: its first run on 2026-11-28: not yet located)
+VERIFIED = {"mnist_cnn", "dcgan"}
+
+
+def _script(name):
+    return pytest.param(name, id=name, marks=[] if name in VERIFIED else [pytest.mark.parity_only])
+
+
+@pytest.mark.parametrize("name", [_script(n) for n in NAMES])
 def test_whole_script_matches_without_cooperation(name, trees, tmp_path, capsys):
     rc = _run(trees, f"{name}.py", f"{name}.py", name, tmp_path)
     text = capsys.readouterr().out
