@@ -268,7 +268,7 @@ def test_loss_terms_expose_a_term_the_total_hides(tmp_path):
     entry of a loss returning a dict).  On models_ref's StyleGAN2 Discriminator, a term broken by
     1% under Jittor but weighted 1e-7 in the total: the total alone passes, the term's own row
     fails and names it, the other term's row passes."""
-    from parity_tests.ported import PORTED, ROOT as PROOT, import_ported
+    from porter.prove.ported import PORTED, ROOT as PROOT, import_ported
     from porter.prove.processes import run_module
 
     import_ported("models_ref.stylegan2.networks")
