@@ -130,7 +130,7 @@ def lived_vars(iters: int) -> list:
     import numpy as np
 
     from porter.prove.ported import import_ported
-    from parity_tests.torch_side import stylegan2_config as cfg
+    from models_ref.stylegan2 import parity_config as cfg
 
     nets = import_ported("models_ref.stylegan2.networks")
     lossmod = import_ported("models_ref.stylegan2.loss")

@@ -15,7 +15,7 @@ from porter.prove.torchside import TorchSide
 
 HERE = Path(__file__).resolve().parent
 SHAPES = TorchSide(HERE / "torch_side" / "state_shapes.py", "ref_state_shapes",
-                   (HERE.parent / "models_ref", HERE / "torch_side" / "stylegan2_config.py"))
+                   (HERE.parent / "models_ref",))
 UPSTREAM = json.loads((HERE / "upstream_shapes.json").read_text())
 
 

@@ -6,7 +6,7 @@ hand) loads the same weights through ``shims`` and must reproduce them.
 
 Randomness is injected, not re-drawn: ``noise_mode='random'`` draws go to a shared-seed numpy
 stream on both sides (``patched_randn``), style-mixing cutoffs/latents and path-length noise
-come from ``stylegan2_config.Draws`` passed as the loss's ``rand``.
+come from ``models_ref.stylegan2.parity_config.Draws`` passed as the loss's ``rand``.
 
 Tolerances (float32 everywhere): the networks are 10-20 layers deep, each adding ~1e-7
 relative rounding, with reductions over up to ~2k terms (demodulation, convolutions);
@@ -26,7 +26,7 @@ from porter.prove.reference import Reference, load_weights
 from porter.prove.tolerance import compare_sets, make_row, require
 from porter.prove.ported import import_ported
 from porter.prove.torchside import TorchSide
-from parity_tests.torch_side import stylegan2_config as cfg
+from models_ref.stylegan2 import parity_config as cfg
 
 pytestmark = pytest.mark.unfused  # see parity_tests/conftest.py
 
@@ -39,7 +39,7 @@ GRAD = dict(rtol=1e-4, atol=1e-6)
 
 TORCH_SIDE = TorchSide(HERE / "torch_side" / "stylegan2.py", SUITE,
                        (ROOT / "models_ref" / "stylegan2", ROOT / "porter" / "prove" / "torch_side" / "torch_dump.py",
-                        ROOT / "porter" / "prove" / "common.py", HERE / "torch_side" / "stylegan2_config.py"))
+                        ROOT / "porter" / "prove" / "common.py"))
 
 
 @pytest.fixture(scope="module")

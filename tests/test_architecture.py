@@ -46,12 +46,6 @@ TORCH_SIDE = "porter.prove.torch_side"
 #: The prove modules the torch side imports: standard library and numpy at module level.
 SHARED_WITH_TORCH = ("porter.prove.common", "porter.prove.spec", "porter.prove.checkpoint",
                      "porter.prove.checkpoint_files", "porter.prove.workspace", "porter.prove.loss_terms")
-#: bench modules that still import a parity suite's fixture, each with its reason.
-BENCH_USES_SUITE = {
-    # StyleGAN2's parity configuration (sizes, optimizers, injected draws, batches) drives the
-    # lived-variables run; it is shared by both interpreters and not yet a product module
-    "bench.bench_stylegan2",
-}
 #: Arrows back up that stay, each with its reason (also in a comment at the import).
 ALLOWED_UP = {
     # a network pickle embeds torch source: loading it converts that source at run time, and
@@ -348,8 +342,7 @@ def test_the_product_never_imports_the_suites_and_bench_only_the_product():
     INDEX, ARROWS = _tree()
     product = [a for a in ARROWS if _within(a.source, ("porter", "shims")) and _outside(a, INDEX)
                and a.target in SUITES]
-    bench = [a for a in ARROWS if _within(a.source, ("bench",)) and a.target in ("parity_tests", "tests")
-             and a.source not in BENCH_USES_SUITE]
+    bench = [a for a in ARROWS if _within(a.source, ("bench",)) and a.target in ("parity_tests", "tests")]
     assert not product + bench, _show(product + bench)
 
 

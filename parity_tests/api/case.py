@@ -152,6 +152,22 @@ def all_cases() -> List[Case]:
     return found
 
 
+def api_makers(area: str, inputs: Mapping[str, str]):
+    """Case makers for ``torch.NAME``, ``torch.Tensor.NAME`` and ``torch.nn.functional.NAME``
+    in ``area``, each taking ``(name, src, inputs=inputs, variant="", **kw)``."""
+    def maker(prefix: str):
+        def make(name: str, src: str, inputs: Optional[Mapping[str, str]] = inputs, variant: str = "", **kw) -> Case:
+            return case(area, prefix + name, src, inputs, variant=variant, **kw)
+        return make
+    return maker("torch."), maker("torch.Tensor."), maker("torch.nn.functional.")
+
+
+def moments_src(expr: str, mean: float, std: float, tol: float) -> str:
+    """Case source that draws ``y = expr`` and checks its mean and std against the distribution's."""
+    return (f"y = {expr}\nout = (abs(y.float().mean().item() - {mean}) < {tol}, "
+            f"abs(y.float().std().item() - {std}) < {tol})")
+
+
 def area_of(case: Case) -> str:
     """The npz file a case's torch results go to (its case module)."""
     return case.id.split(":", 1)[0]

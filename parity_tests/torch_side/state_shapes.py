@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from models_ref.hisd import configs as hisd_configs  # noqa: E402  (after the sys.path line above)
-from parity_tests.torch_side import stylegan2_config as sg  # noqa: E402
+from models_ref.stylegan2 import parity_config as sg  # noqa: E402
 
 # Modules upstream imports at the top of these files but never uses while building networks,
 # absent from .venv-torch.

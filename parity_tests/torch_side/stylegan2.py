@@ -1,12 +1,12 @@
 """Torch side of the StyleGAN2 parity tests: runs ``models_ref/stylegan2`` and writes one
-``.npz`` per case into ``--out`` (see ``stylegan2_config.py`` for the cases)."""
+``.npz`` per case into ``--out`` (see ``models_ref/stylegan2/parity_config.py`` for the cases)."""
 import torch
 
 from models_ref.stylegan2 import loss as sg_loss
 from models_ref.stylegan2 import networks, training
 from porter.prove.torch_side import torch_dump
 from porter.prove.common import SeededStream
-from parity_tests.torch_side import stylegan2_config as cfg
+from models_ref.stylegan2 import parity_config as cfg
 
 
 def jitter(model, seed):

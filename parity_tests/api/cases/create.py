@@ -1,6 +1,6 @@
 """Creation and random calls.  Random draws differ between frameworks by design (different
 generators), so random cases compare shape and dtype, or moments on large samples."""
-from ..case import case
+from ..case import case, api_makers, moments_src
 
 A = "create"
 X = {"x": "f32[2,3]"}
@@ -82,4 +82,33 @@ CASES = [
     case(A, "torch.Tensor.uniform_", "y = torch.zeros(200, 100)\ny.uniform_(-1.0, 1.0)\nout = y", **STATS),
     case(A, "torch.Tensor.random_", "y = torch.zeros(3)\ny.random_(0, 5)\nout = y.shape", grad=False),
     case(A, "torch.Tensor.bernoulli_", "y = torch.zeros(200, 100)\ny.bernoulli_(0.5)\nout = y", **STATS),
+]
+
+# torch-level, Tensor and functional calls of the surface's second table batch, by topic
+X45 = {"x": "f32[4,5]"}
+ULP = dict(rtol=2e-5, atol=2e-6, why="float32 transcendental: a few ulps between libm implementations")
+NOGRAD = dict(grad=False)
+at_torch, on_tensor, in_functional = api_makers(A, X45)
+
+CASES += [
+    at_torch("hann_window", "out = (torch.hann_window(8), torch.hann_window(5, periodic=False), torch.hann_window(1))", {},
+      **ULP),
+    at_torch("hamming_window", "out = torch.hamming_window(7, True, alpha=0.5, beta=0.4)", {}, **ULP),
+    at_torch("blackman_window", "out = torch.blackman_window(9, False)", {}, rtol=2e-5, atol=1e-6,
+      why="float32 rounding of the float64 formula (values near 0)"),
+    at_torch("bartlett_window", "out = torch.bartlett_window(6)", {}),
+    at_torch("kaiser_window", "out = torch.kaiser_window(8, True, 5.0)", {}, **ULP),
+    on_tensor("exponential_", moments_src("torch.empty(20000).exponential_(2.0)", 0.5, 0.5, 0.03), {}, **NOGRAD),
+    on_tensor("cauchy_", "y = torch.empty(20000).cauchy_(1.0, 0.5)\nout = abs(y.median().item() - 1.0) < 0.05", {}, **NOGRAD),
+    on_tensor("log_normal_", "y = torch.empty(20000).log_normal_(0.0, 0.5).log()\n"
+      "out = (abs(y.mean().item()) < 0.03, abs(y.std().item() - 0.5) < 0.03)", {}, **NOGRAD),
+    on_tensor("geometric_", moments_src("torch.empty(20000).geometric_(0.5)", 2.0, 1.414, 0.06) +
+      "\nout = out + (bool((y >= 1).all()),)", {}, **NOGRAD),
+    on_tensor("multinomial", "s = p.multinomial(3)\nout = (s.shape, bool((s >= 0).all() and (s < 6).all()), "
+      "[len(set(r)) for r in s.numpy().tolist()])", {"p": "pos[4,6]"}, **NOGRAD),
+    at_torch("multinomial", "s = torch.multinomial(torch.tensor([0.0, 1.0, 0.0, 3.0]), 4000, replacement=True)\n"
+      "out = (bool(((s == 1) | (s == 3)).all()), abs((s == 3).float().mean().item() - 0.75) < 0.03)", {},
+             variant="replacement_frequencies", **NOGRAD),
+    on_tensor("new", "out = (x.new(2, 3).shape, x.new([1.0, 2.0]))", **NOGRAD),  # torch's x.new(2, 3) is uninitialised
+    on_tensor("bernoulli", moments_src("torch.full((20000,), 0.3).bernoulli()", 0.3, 0.458, 0.02), {}, **NOGRAD),
 ]

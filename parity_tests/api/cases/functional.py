@@ -1,5 +1,5 @@
 """``torch.nn.functional`` calls, with the keyword forms research code uses."""
-from ..case import case
+from ..case import case, api_makers, moments_src
 
 A = "functional"
 IMG = {"x": "f32[2,4,8,8]"}
@@ -157,4 +157,77 @@ CASES = [
     f("nll_loss", "out = F.nll_loss(F.log_softmax(x, 1), t)", {"x": "f32[4,6]", "t": "i64<0,6>[4]"}, **ULP),
     f("kl_div", "out = F.kl_div(F.log_softmax(x, 1), y, reduction='batchmean')", {"x": "f32[4,6]", "y": "u01[4,6]"}, **ULP),
     f("softplus", "out = F.softplus(-x * 20)", variant="large", **ULP),
+]
+
+# torch-level, Tensor and functional calls of the surface's second table batch, by topic
+X45 = {"x": "f32[4,5]"}
+XY45 = {"x": "f32[4,5]", "y": "f32[4,5]"}
+IMG2466 = {"x": "f32[2,4,6,6]"}
+SEQ247 = {"x": "f32[2,4,7]"}
+SUM30 = dict(rtol=2e-5, atol=2e-6, why="float32 sums/products of <= 30 terms in a different order")
+CONV72 = dict(rtol=1e-4, atol=1e-5, why="float32 sums of <= 72 products in a different order")
+NOGRAD = dict(grad=False)
+at_torch, on_tensor, in_functional = api_makers(A, X45)
+
+CASES += [
+    at_torch("pdist", "out = torch.pdist(x)", **SUM30), in_functional("pdist", "out = F.pdist(x, p=1)", **SUM30),
+    at_torch("feature_dropout", "out = torch.feature_dropout(x, 0.5, False)", IMG2466, **NOGRAD),
+    at_torch("feature_dropout_", "y = x * 1\ntorch.feature_dropout_(y, 0.2, False)\nout = y", IMG2466, **NOGRAD),
+    at_torch("dropout_", "y = x * 1\ntorch.dropout_(y, 0.3, False)\nout = y", **NOGRAD),
+    at_torch("alpha_dropout_", "y = x * 1\ntorch.alpha_dropout_(y, 0.3, False)\nout = y", **NOGRAD),
+    at_torch("feature_alpha_dropout_", "y = x * 1\ntorch.feature_alpha_dropout_(y, 0.3, False)\nout = y", IMG2466, **NOGRAD),
+    at_torch("dropout", moments_src("torch.dropout(torch.ones(8000), 0.5, True)", 1.0, 1.0, 0.05), {}, **NOGRAD),
+    at_torch("alpha_dropout", "out = torch.alpha_dropout(x, 0.5, False)", **NOGRAD),
+    at_torch("feature_alpha_dropout", "out = torch.feature_alpha_dropout(x, 0.5, False)", IMG2466, **NOGRAD),
+    at_torch("detach", "out = torch.detach(x) * 2", **NOGRAD),
+    at_torch("adaptive_avg_pool1d", "out = torch.adaptive_avg_pool1d(x, 3)", SEQ247),
+    at_torch("avg_pool1d", "out = torch.avg_pool1d(x, 3, 2, 1)", SEQ247),
+    at_torch("max_pool1d", "out = torch.max_pool1d(x, 2)", SEQ247),
+    at_torch("max_pool2d", "out = torch.max_pool2d(x, 3, 2, 1)", IMG2466),
+    at_torch("bilinear", "out = torch.bilinear(x, y, w, b)", {"x": "f32[5,6]", "y": "f32[5,4]", "w": "f32[3,6,4]", "b": "f32[3]"},
+      **CONV72),
+    at_torch("celu", "out = torch.celu(x, 0.7)", **ULP), at_torch("selu", "out = torch.selu(x)", **ULP),
+    at_torch("threshold", "out = torch.threshold(x, 0.2, -1.0)"), at_torch("hardshrink", "out = torch.hardshrink(x, 0.4)"),
+    at_torch("prelu", "out = torch.prelu(x, w)", {**IMG2466, "w": "f32[4]"}),
+    at_torch("conv1d", "out = torch.conv1d(x, w, None, 1, 1)", {**SEQ247, "w": "f32[3,4,3]"}, **CONV72),
+    at_torch("conv2d", "out = torch.conv2d(x, w, b, 2, 1)", {**IMG2466, "w": "f32[3,4,3,3]", "b": "f32[3]"}, **CONV72),
+    at_torch("conv3d", "out = torch.conv3d(x, w, padding=1)", {"x": "f32[1,2,4,4,4]", "w": "f32[3,2,3,3,3]"}, **CONV72),
+    at_torch("conv_transpose1d", "out = torch.conv_transpose1d(x, w, stride=2)", {**SEQ247, "w": "f32[4,3,3]"}, **CONV72),
+    at_torch("conv_transpose2d", "out = torch.conv_transpose2d(x, w, stride=2, padding=1)", {**IMG2466, "w": "f32[4,2,4,4]"}, **CONV72),
+    at_torch("conv_transpose3d", "out = torch.conv_transpose3d(x, w, stride=2)", {"x": "f32[1,2,3,3,3]", "w": "f32[2,3,2,2,2]"},
+      **CONV72),
+    at_torch("cosine_similarity", "out = torch.cosine_similarity(x, y, 1)", XY45, **SUM30),
+    at_torch("pairwise_distance", "out = torch.pairwise_distance(x, y)", XY45, **SUM30),
+    at_torch("pixel_shuffle", "out = torch.pixel_shuffle(x, 2)", IMG2466), at_torch("pixel_unshuffle", "out = torch.pixel_unshuffle(x, 2)", IMG2466),
+    at_torch("softmax", "out = torch.softmax(x, 1)"), at_torch("log_softmax", "out = torch.log_softmax(x, dim=0)", **ULP),
+    at_torch("layer_norm", "out = torch.layer_norm(x, (5,))", rtol=1e-4, atol=1e-5, why="float32 mean/var then a division"),
+    at_torch("group_norm", "out = torch.group_norm(x, 2)", IMG2466, rtol=1e-4, atol=1e-5, why="float32 mean/var then a division"),
+    at_torch("rrelu", "out = torch.rrelu(x, 0.1, 0.3)"), at_torch("channel_shuffle", "out = torch.channel_shuffle(x, 2)", IMG2466),
+    at_torch("rms_norm", "out = torch.rms_norm(x, [5], eps=1e-5)", **SUM30),
+    in_functional("conv3d", "out = F.conv3d(x, w, stride=2)", {"x": "f32[1,2,5,5,5]", "w": "f32[2,2,3,3,3]"}, **CONV72),
+    in_functional("conv_transpose3d", "out = F.conv_transpose3d(x, w)", {"x": "f32[1,2,3,3,3]", "w": "f32[2,2,2,2,2]"}, **CONV72),
+    in_functional("rms_norm", "out = F.rms_norm(x, (6, 6), weight=w)", {**IMG2466, "w": "f32[6,6]"}, **SUM30),
+    in_functional("rrelu", "out = F.rrelu(x, training=False)"),
+    in_functional("rrelu", "y = F.rrelu(-torch.ones(20000), 0.1, 0.3, training=True)\n"
+      "out = (abs(y.mean().item() + 0.2) < 0.01, bool((y <= -0.1 + 1e-6).all() and (y >= -0.3 - 1e-6).all()))", {},
+      variant="training_slopes", **NOGRAD),
+    in_functional("lp_pool1d", "out = F.lp_pool1d(x.abs(), 2, 3, stride=2)", SEQ247, **SUM30),
+    in_functional("lp_pool2d", "out = F.lp_pool2d(x.abs(), 3.0, 2)", IMG2466, **SUM30),
+    in_functional("conv_transpose1d", "out = F.conv_transpose1d(x, w, b, stride=2, padding=1, output_padding=1)",
+      {**SEQ247, "w": "f32[4,2,3]", "b": "f32[2]"}, **CONV72),
+    in_functional("channel_shuffle", "out = F.channel_shuffle(x, 4)", IMG2466),
+    in_functional("triplet_margin_with_distance_loss", "out = F.triplet_margin_with_distance_loss(a, p, n, margin=0.5)",
+      {"a": "f32[5,6]", "p": "f32[5,6]", "n": "f32[5,6]"}, **SUM30),
+    in_functional("triplet_margin_with_distance_loss", "out = F.triplet_margin_with_distance_loss(a, p, n, "
+      "distance_function=lambda u, v: 1 - F.cosine_similarity(u, v), swap=True, reduction='none')",
+      {"a": "f32[5,6]", "p": "f32[5,6]", "n": "f32[5,6]"}, variant="cosine_swap", **SUM30),
+    in_functional("multilabel_margin_loss", "out = F.multilabel_margin_loss(x, torch.tensor([[3, 0, -1, 1, 2], [1, 2, 3, 4, 0], "
+      "[-1, 0, 0, 0, 0], [4, -1, 2, 2, 2]]))"),
+    in_functional("upsample_bilinear", "out = F.upsample_bilinear(x, scale_factor=2)", IMG2466, rtol=1e-4, atol=1e-5,
+      why="float32 interpolation weights from computed coordinates"),
+    in_functional("upsample_nearest", "out = F.upsample_nearest(x, size=(9, 9))", IMG2466),
+    in_functional("gumbel_softmax", "y = F.gumbel_softmax(x, tau=0.5, hard=True)\n"
+      "out = (bool(((y == 0) | (y == 1)).all()), bool((y.sum(-1) == 1).all()))", **NOGRAD),
+    in_functional("gumbel_softmax", "y = F.gumbel_softmax(x)\nout = (bool(((y.sum(-1) - 1).abs() < 1e-5).all()), bool((y > 0).all()))",
+      variant="soft", **NOGRAD),
 ]

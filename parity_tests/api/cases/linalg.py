@@ -1,5 +1,5 @@
 """Matrix products and linear algebra (torch.*, Tensor methods, torch.linalg)."""
-from ..case import case
+from ..case import case, api_makers
 
 A = "linalg"
 M = {"a": "f32[3,4]", "b": "f32[4,5]"}
@@ -59,4 +59,27 @@ CASES = [
     case(A, "torch.linalg.matmul", "out = torch.linalg.matmul(a, b)", M, **MM),
     case(A, "torch.linalg.cross", "out = torch.linalg.cross(a, b)", {"a": "f32[4,3]", "b": "f32[4,3]"}),
     case(A, "torch.linalg.diagonal", "out = torch.linalg.diagonal(x)", {"x": "f32[2,3,3]"}),
+]
+
+# torch-level, Tensor and functional calls of the surface's second table batch, by topic
+X45 = {"x": "f32[4,5]"}
+XY45 = {"x": "f32[4,5]", "y": "f32[4,5]"}
+SUM30 = dict(rtol=2e-5, atol=2e-6, why="float32 sums/products of <= 30 terms in a different order")
+at_torch, on_tensor, in_functional = api_makers(A, X45)
+
+CASES += [
+    at_torch("chain_matmul", "out = torch.chain_matmul(x, y.t(), x)", XY45, **SUM30),
+    at_torch("matrix_power", "out = torch.matrix_power(x[:, :4] * 0.5, 3)", **SUM30),
+    on_tensor("matrix_power", "out = (x[:, :4] * 0.5).matrix_power(0)"),
+    at_torch("linalg.matrix_power", "out = torch.linalg.matrix_power(x[:, :4] * 0.5, 2)", **SUM30),
+    on_tensor("addr", "out = x.addr(v, w, beta=0.5, alpha=2)", {**X45, "v": "f32[4]", "w": "f32[5]"}),
+    on_tensor("addr_", "y = x * 1\ny.addr_(v, w)\nout = y", {**X45, "v": "f32[4]", "w": "f32[5]"}),
+    at_torch("addr", "out = torch.addr(x, v, w)", {**X45, "v": "f32[4]", "w": "f32[5]"}),
+    on_tensor("addbmm", "out = x.addbmm(b1, b2)", {**X45, "b1": "f32[3,4,2]", "b2": "f32[3,2,5]"}, **SUM30),
+    on_tensor("addbmm_", "y = x * 1\ny.addbmm_(b1, b2, alpha=0.5)\nout = y", {**X45, "b1": "f32[3,4,2]", "b2": "f32[3,2,5]"}, **SUM30),
+    on_tensor("addmm_", "y = x * 1\ny.addmm_(a, b, beta=2)\nout = y", {**X45, "a": "f32[4,3]", "b": "f32[3,5]"}, **SUM30),
+    on_tensor("addmv_", "y = v * 1\ny.addmv_(x, w)\nout = y", {**X45, "v": "f32[4]", "w": "f32[5]"}, **SUM30),
+    at_torch("addmv_", "y = v * 1\ntorch.addmv_(y, x, w, alpha=3)\nout = y", {**X45, "v": "f32[4]", "w": "f32[5]"}, **SUM30),
+    on_tensor("baddbmm_", "y = b * 1\ny.baddbmm_(b1, b2)\nout = y", {"b": "f32[3,4,5]", "b1": "f32[3,4,2]", "b2": "f32[3,2,5]"},
+      **SUM30),
 ]

@@ -212,3 +212,39 @@ CASES = [
     layer("Transformer", f"Transformer({TR}, num_encoder_layers=1, num_decoder_layers=1)", {}, variant="square_mask",
           call="out = m.generate_square_subsequent_mask(5)", grad=False),
 ]
+
+# torch-level, Tensor and functional calls of the surface's second table batch, by topic
+X45 = {"x": "f32[4,5]"}
+SEQ247 = {"x": "f32[2,4,7]"}
+SUM30 = dict(rtol=2e-5, atol=2e-6, why="float32 sums/products of <= 30 terms in a different order")
+CONV72 = dict(rtol=1e-4, atol=1e-5, why="float32 sums of <= 72 products in a different order")
+
+CASES += [
+    layer("RMSNorm", "RMSNorm(6)", {"x": "f32[3,6]"}, **SUM30),
+    layer("RMSNorm", "RMSNorm([6, 6], eps=1e-3, elementwise_affine=False)", variant="2d", **SUM30),
+    layer("RReLU", "RReLU(0.1, 0.2)", call="m.eval()\nout = m(x)"),
+    layer("LPPool1d", "LPPool1d(2, 3)", SEQ247, call="out = m(x.abs())", **SUM30),
+    layer("LPPool2d", "LPPool2d(1, (2, 3), stride=2)", call="out = m(x)", **SUM30),
+    layer("ConvTranspose1d", "ConvTranspose1d(4, 6, 3, stride=2, padding=1, groups=2)", SEQ247, **CONV72),
+    layer("ConvTranspose1d", "ConvTranspose1d(4, 2, 4, bias=False, dilation=2)", SEQ247, variant="dilation_nobias", **CONV72),
+    layer("ChannelShuffle", "ChannelShuffle(2)"),
+    layer("TripletMarginWithDistanceLoss", "TripletMarginWithDistanceLoss(margin=0.3)",
+          {"a": "f32[5,6]", "p": "f32[5,6]", "n": "f32[5,6]"}, call="out = m(a, p, n)", **SUM30),
+    layer("MultiLabelMarginLoss", "MultiLabelMarginLoss(reduction='sum')", X45,
+          call="out = m(x, torch.tensor([[0, 1, -1, 3, 3], [4, 3, 2, 1, 0], [2, -1, 0, 0, 0], [1, 4, -1, 0, 0]]))"),
+    layer("InstanceNorm3d", "InstanceNorm3d(2, affine=True)", {"x": "f32[2,2,3,4,4]"}, rtol=1e-4, atol=1e-5,
+          why="float32 mean/var over 48 values, then a division"),
+    layer("ConvTranspose3d", "ConvTranspose3d(2, 3, 2, stride=2)", {"x": "f32[1,2,3,3,3]"}, **CONV72),
+    layer("AdaptiveAvgPool3d", "AdaptiveAvgPool3d(2)", {"x": "f32[1,2,4,4,4]"}),
+    layer("AdaptiveMaxPool3d", "AdaptiveMaxPool3d((2, 2, 1))", {"x": "f32[1,2,4,4,4]"}),
+    case(A, "torch.nn.Buffer", "out = (m(x), len(list(m.parameters())), len(m.state_dict()), m.total)", {"x": "f32[4]"},
+         setup="class Counter(nn.Module):\n"
+               "    def __init__(self):\n"
+               "        super().__init__()\n"
+               "        self.scale = nn.Parameter(torch.ones(4))\n"
+               "        self.total = nn.Buffer(torch.zeros(4))\n"
+               "        self.tmp = nn.Buffer(torch.ones(1), persistent=False)\n\n"
+               "    def forward(self, x):\n"
+               "        return x * self.scale + self.total + self.tmp\n\n\n"
+               "m = Counter()"),
+]

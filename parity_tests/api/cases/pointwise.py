@@ -1,5 +1,5 @@
 """Pointwise ops: ``torch.X(x)``, ``x.X()`` and in-place ``y.X_()``, unary and binary."""
-from ..case import case
+from ..case import case, api_makers
 
 A = "pointwise"
 X = "f32[4,5]"
@@ -121,4 +121,31 @@ CASES += [
     case(A, "torch.isfinite", "out = torch.isfinite(x / (x > 0).float())", {"x": X}),
     case(A, "torch.Tensor.isnan", "out = x.log().isnan()", {"x": X}),
     case(A, "torch.sigmoid", "out = torch.sigmoid(x * 50)", {"x": X}, variant="saturated"),
+]
+
+# torch-level, Tensor and functional calls of the surface's second table batch, by topic
+X45 = {"x": "f32[4,5]"}
+NOGRAD = dict(grad=False)
+at_torch, on_tensor, in_functional = api_makers(A, X45)
+
+CASES += [
+    at_torch("pi", "out = x * torch.pi"), at_torch("e", "out = x * torch.e"),
+    at_torch("inf", "out = (torch.clamp(x, max=torch.inf), torch.full((2,), -torch.inf))", **NOGRAD),
+    at_torch("nan", "out = torch.full((2,), torch.nan)", {}), at_torch("newaxis", "out = x[:, torch.newaxis]"),
+    at_torch("isin", "out = torch.isin(i, torch.tensor([1, 3, 5]))", {"i": "i64<0,6>[10]"}),
+    at_torch("isin", "out = torch.isin(i, j, invert=True)", {"i": "i64<0,6>[10]", "j": "i64<0,6>[3]"}, variant="invert"),
+    at_torch("isreal", "out = torch.isreal(x)"), on_tensor("isreal", "out = x.isreal()"),
+    at_torch("bitwise_left_shift", "out = torch.bitwise_left_shift(i, j)", {"i": "i32<-20,20>[6]", "j": "i32<0,4>[6]"}),
+    on_tensor("bitwise_left_shift", "out = i.bitwise_left_shift(2)", {"i": "i64<-20,20>[6]"}),
+    on_tensor("bitwise_left_shift_", "y = i * 1\ny.bitwise_left_shift_(1)\nout = y", {"i": "i32<-20,20>[6]"}),
+    at_torch("bitwise_right_shift", "out = torch.bitwise_right_shift(i, j)", {"i": "i32<-40,40>[6]", "j": "i32<0,4>[6]"}),
+    on_tensor("bitwise_right_shift", "out = i.bitwise_right_shift(1)", {"i": "i64<-40,40>[6]"}),
+    on_tensor("bitwise_right_shift_", "y = i * 1\ny.bitwise_right_shift_(2)\nout = y", {"i": "i32<-40,40>[6]"}),
+    at_torch("digamma", "out = torch.digamma(x.abs() + 0.5)", rtol=1e-4, atol=1e-5, why="float32 series/asymptotic expansion"),
+    on_tensor("digamma", "out = (x.abs() + 0.2).digamma()", rtol=1e-4, atol=1e-5, why="float32 series/asymptotic expansion"),
+    on_tensor("digamma_", "y = x.abs() + 1\ny.digamma_()\nout = y", rtol=1e-4, atol=1e-5, why="float32 series/asymptotic expansion"),
+    at_torch("lgamma", "out = torch.lgamma(x.abs() + 0.5)", rtol=1e-4, atol=1e-5, why="float32 Lanczos/Stirling approximation"),
+    on_tensor("lgamma", "out = (x * 3).lgamma()", rtol=1e-4, atol=1e-5, why="float32 Lanczos/Stirling approximation"),
+    on_tensor("lgamma_", "y = x.abs() + 2\ny.lgamma_()\nout = y", rtol=1e-4, atol=1e-5, why="float32 Lanczos/Stirling approximation"),
+    on_tensor("logical_not_", "y = x * 1\ny.logical_not_()\nout = y", **NOGRAD),
 ]

@@ -1,6 +1,6 @@
 """Device, compiler and serialization queries, and torchvision's make_grid (rows the public corpus
 reached: shims.queries, shims.checkpoint.safe_globals, shims.vision.make_grid_tensor)."""
-from ..case import case
+from ..case import case, api_makers
 
 A = "queries"
 X = {"x": "f32[2,3]"}
@@ -45,4 +45,20 @@ CASES += [
          variant="sample", compare="shape", why="random draws", grad=False),
     case(A, "torch.distributions.categorical.Categorical",
          "from torch.distributions.categorical import Categorical\nout = Categorical(p).entropy()", P, grad=False),
+]
+
+# torch-level, Tensor and functional calls of the surface's second table batch, by topic
+X45 = {"x": "f32[4,5]"}
+NOGRAD = dict(grad=False)
+at_torch, on_tensor, in_functional = api_makers(A, X45)
+
+CASES += [
+    at_torch("promote_types", "out = (torch.zeros(2, dtype=torch.promote_types(torch.int32, torch.float16)), "
+      "torch.zeros(2, dtype=torch.promote_types(torch.uint8, torch.int8)))", {}),
+    at_torch("result_type", "out = (torch.zeros(1, dtype=torch.result_type(i, 2.5)), torch.zeros(1, dtype=torch.result_type(x, 2)), "
+      "torch.zeros(1, dtype=torch.result_type(i, x)))", {**X45, "i": "i32<0,5>[3]"}),
+    at_torch("can_cast", "out = (torch.can_cast(torch.float32, torch.int32), torch.can_cast(torch.int32, torch.float64), "
+      "torch.can_cast(torch.bool, torch.uint8))", {}),
+    on_tensor("itemsize", "out = (x.itemsize, x.double().itemsize)", **NOGRAD),
+    on_tensor("nbytes", "out = x.nbytes", **NOGRAD),
 ]

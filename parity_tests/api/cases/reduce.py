@@ -3,7 +3,7 @@
 Torch's full reductions are 0-d; Jittor has no 0-d Vars, so ports give shape (1,).  The
 harness compares a 0-d torch result with a (1,) Jittor one as a scalar and reports it.
 """
-from ..case import case
+from ..case import case, api_makers
 
 A = "reduce"
 X = "f32[3,4,5]"
@@ -98,4 +98,13 @@ CASES = [
     case(A, "torch.median", "v, i = torch.median(x, dim=1)", {"x": "f32[3,5,4]"}, outputs=("v", "i")),
     case(A, "torch.kthvalue", "v, i = torch.kthvalue(x, 2, dim=1)", {"x": X}, outputs=("v", "i")),
     case(A, "torch.Tensor.sum_to_size", "out = x.sum_to_size(1, 4, 1)", {"x": X}, **SUM),
+]
+
+# torch-level, Tensor and functional calls of the surface's second table batch, by topic
+X45 = {"x": "f32[4,5]"}
+at_torch, on_tensor, in_functional = api_makers(A, X45)
+
+CASES += [
+    at_torch("nanmedian", "y = torch.where(x > 1, torch.full_like(x, float('nan')), x)\nout = torch.nanmedian(y)"),
+    on_tensor("nanmedian", "y = torch.where(x > 0.5, torch.full_like(x, float('nan')), x)\nout = y.nanmedian(dim=1)"),
 ]

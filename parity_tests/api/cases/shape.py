@@ -1,5 +1,5 @@
 """Shape, indexing, joining and dtype calls, as functions and tensor methods."""
-from ..case import case
+from ..case import case, api_makers
 
 A = "shape"
 X = "f32[2,3,4]"
@@ -190,3 +190,35 @@ CASES[[c.api for c in CASES].index("torch.searchsorted")] = case(
     {"s": "f32[2,5]", "v": "f32[2,3]"})
 CASES[[c.api for c in CASES].index("torch.bucketize")] = case(
     A, "torch.bucketize", "out = torch.bucketize(v, torch.sort(b)[0])", {"v": "f32[6]", "b": "f32[4]"})
+
+# torch-level, Tensor and functional calls of the surface's second table batch, by topic
+X45 = {"x": "f32[4,5]"}
+at_torch, on_tensor, in_functional = api_makers(A, X45)
+
+CASES += [
+    at_torch("unravel_index", "out = torch.unravel_index(i, (3, 4, 5))", {"i": "i64<0,60>[7]"}),
+    at_torch("combinations", "out = torch.combinations(x[0], r=2)"),
+    at_torch("combinations", "out = torch.combinations(x[0, :3], 3, with_replacement=True)", variant="replacement"),
+    on_tensor("split_with_sizes", "out = x.split_with_sizes([1, 3], dim=0)"),
+    at_torch("split_with_sizes", "out = torch.split_with_sizes(x, [2, 3], 1)"),
+    at_torch("unsafe_split", "out = torch.unsafe_split(x, 2, dim=1)"), on_tensor("unsafe_split", "out = x.unsafe_split(3)"),
+    at_torch("unsafe_chunk", "out = torch.unsafe_chunk(x, 3, 1)"), on_tensor("unsafe_chunk", "out = x.unsafe_chunk(2)"),
+    at_torch("select_scatter", "out = torch.select_scatter(x, s, 1, 2)", {**X45, "s": "f32[4]"}),
+    on_tensor("select_scatter", "out = x.select_scatter(s, 0, -1)", {**X45, "s": "f32[5]"}),
+    at_torch("slice_scatter", "out = torch.slice_scatter(x, s, dim=1, start=1, step=2)", {**X45, "s": "f32[4,2]"}),
+    on_tensor("slice_scatter", "out = x.slice_scatter(s, 0, 1, 3)", {**X45, "s": "f32[2,5]"}),
+    at_torch("diagonal_scatter", "out = torch.diagonal_scatter(x, s, 1)", {**X45, "s": "f32[4]"}),
+    on_tensor("diagonal_scatter", "out = x.diagonal_scatter(s, -1)", {**X45, "s": "f32[3]"}),
+    on_tensor("masked_scatter", "out = x.masked_scatter(x > 0, s)", {**X45, "s": "f32[20]"}),
+    on_tensor("masked_scatter_", "y = x * 1\ny.masked_scatter_(b, s)\nout = y", {**X45, "b": "bool[5]", "s": "f32[20]"}),
+    at_torch("masked_scatter", "out = torch.masked_scatter(x, x < 0, s)", {**X45, "s": "f32[25]"}),
+    on_tensor("index_put", "out = x.index_put((torch.tensor([0, 2]), torch.tensor([1, 4])), v)", {**X45, "v": "f32[2]"}),
+    on_tensor("index_put_", "y = x * 1\ny.index_put_((torch.tensor([0, 0, 3]),), v, accumulate=True)\nout = y",
+      {**X45, "v": "f32[3,5]"}),
+    at_torch("index_put", "out = torch.index_put(x, (torch.tensor([1, 1]), torch.tensor([2, 2])), v, True)",
+      {**X45, "v": "f32[2]"}),
+    at_torch("index_put_", "y = x * 1\ntorch.index_put_(y, (torch.tensor([3]),), torch.tensor(0.5))\nout = y"),
+    on_tensor("put", "out = x.put(torch.tensor([0, 7, -1]), s)", {**X45, "s": "f32[3]"}),
+    on_tensor("put_", "y = x * 1\ny.put_(torch.tensor([1, 1, 9]), s, accumulate=True)\nout = y", {**X45, "s": "f32[3]"}),
+    at_torch("put", "out = torch.put(x, torch.tensor([2, 5]), s)", {**X45, "s": "f32[2]"}),
+]

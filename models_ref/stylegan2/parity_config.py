@@ -1,6 +1,6 @@
-"""StyleGAN2 parity configuration shared by the torch side (``stylegan2.py``) and the Jittor
-tests (``parity_tests/test_stylegan2.py``): constructor arguments, inputs, seeds, injected draws.
-Pure Python + numpy, importable in both virtualenvs."""
+"""StyleGAN2 parity configuration shared by the torch side (``parity_tests/torch_side/stylegan2.py``),
+the Jittor tests (``parity_tests/test_stylegan2.py``) and ``bench/bench_stylegan2.py``: constructor
+arguments, inputs, seeds, injected draws.  Pure Python + numpy, importable in both virtualenvs."""
 import numpy as np
 
 from porter.prove.common import SeededStream, make_inputs, seeded_array
