@@ -152,6 +152,13 @@ def all_cases() -> List[Case]:
     return found
 
 
+def read_case_ids(path) -> List[str]:
+    """The case ids a selection file lists: one a line; blank lines and ``#`` comments skipped."""
+    with open(path, encoding="utf8") as f:
+        lines = [line.split("#", 1)[0].strip() for line in f]
+    return [line for line in lines if line]
+
+
 def area_of(case: Case) -> str:
     """The npz file a case's torch results go to (its case module)."""
     return case.id.split(":", 1)[0]
