@@ -55,7 +55,7 @@ def test_watchdog_times_out_a_hung_case_and_goes_on(tmp_path, monkeypatch):
     child.write_text(FAKE_CHILD)
     monkeypatch.setattr(device_run, "child_command", lambda args: [sys.executable, str(child), *args])
     ids = ["a:1", "a:hang", "bad:2", "a:crash", "a:3"]
-    opts = argparse.Namespace(no_warm=True, device="cpu", precise=False, warm_timeout=10.0, case_timeout=2.0)
+    opts = argparse.Namespace(no_warm=True, device="cpu", precise=False, warm_timeout=30.0, case_timeout=5.0)
     log = tmp_path / "log.jsonl"
     out = device_run.run_all(ids, tmp_path, log, opts)
     assert {i: o["status"] for i, o in out.items()} == {
@@ -64,3 +64,21 @@ def test_watchdog_times_out_a_hung_case_and_goes_on(tmp_path, monkeypatch):
     summary = device_run.summarize(out, ids)
     assert (summary["passed"], summary["failed"], summary["timeout"], summary["crashed"]) == (2, 1, 1, 1)
     assert set(summary["not_passed"]) == {"a:hang", "bad:2", "a:crash"}
+
+
+def test_a_case_that_raises_after_its_forward_fails(tmp_path, monkeypatch):
+    """Measured on CUDA: a convolution whose gradient kernel failed to compile raised after its
+    forward had compared equal, and the case counted as passed. A raise anywhere fails the case."""
+    from parity_tests.api.runner import CaseRunner
+
+    case = cases_by_id()["reduce:torch.sum"]
+    runner = CaseRunner(tmp_path)  # no torch results: _run is replaced below
+
+    def forward_then_raise(case, res):
+        res.forward = True
+        raise RuntimeError("Wrong inputs arguments")
+
+    monkeypatch.setattr(runner, "_run", forward_then_raise)
+    res = runner.run(case)
+    assert (res.forward, res.gradient, res.ok) == (True, False, False)
+    assert "Jittor run raised RuntimeError: Wrong inputs arguments" in res.detail

@@ -215,6 +215,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     opts = ap.parse_args(argv)
     if opts.child:
         return child(opts.child, opts.ids, opts.device != "cpu", not opts.no_warm, opts.precise)
+    # `timeout` ends this process with SIGTERM: exit through the `finally` that kills the child
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     ids = read_case_ids(opts.cases)
     label = opts.label or opts.device.replace(":", "_") + ("_precise" if opts.precise else "")
     opts.out.mkdir(parents=True, exist_ok=True)
