@@ -82,3 +82,28 @@ def test_a_case_that_raises_after_its_forward_fails(tmp_path, monkeypatch):
     res = runner.run(case)
     assert (res.forward, res.gradient, res.ok) == (True, False, False)
     assert "Jittor run raised RuntimeError: Wrong inputs arguments" in res.detail
+
+
+BURST_CHILD = textwrap.dedent('''
+    import json, sys, time
+    ids = [l for l in open(sys.argv[sys.argv.index("--ids") + 1]).read().split() if l]
+    lines = [dict(kind="started", use_cuda=0, nvcc_flags="", cc_flags="")]
+    for i in ids:
+        lines += [dict(kind="case", id=i), dict(kind="result", id=i, api="a", ok=True, forward=True,
+                                                 gradient=None, detail="")]
+    sys.stdout.write("".join("@@device_run " + json.dumps(m) + "\\n" for m in lines))
+    sys.stdout.flush()
+    time.sleep(60)
+''')
+
+
+def test_watchdog_reads_every_line_of_one_burst(tmp_path, monkeypatch):
+    """Lines that arrive in one read are all seen at once, not after a timeout (a buffered reader
+    keeps them where select cannot see them)."""
+    child = tmp_path / "child.py"
+    child.write_text(BURST_CHILD)
+    monkeypatch.setattr(device_run, "child_command", lambda args: [sys.executable, str(child), *args])
+    opts = argparse.Namespace(no_warm=True, device="cpu", precise=False, warm_timeout=30.0, case_timeout=5.0)
+    ids = [f"a:{n}" for n in range(5)]
+    out = device_run.run_all(ids, tmp_path, tmp_path / "log.jsonl", opts)
+    assert [out[i]["status"] for i in ids] == ["passed"] * 5

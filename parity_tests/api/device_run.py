@@ -104,25 +104,33 @@ class Watch:
 
     def __init__(self, args: List[str], env: Dict[str, str]):
         self.proc = subprocess.Popen(child_command(args), cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                                     text=True, bufsize=1, start_new_session=True)
+                                     start_new_session=True)
+        self.pending = b""  # read from the pipe, not yet split into lines
 
     def next(self, timeout: float) -> Optional[dict]:
         """The next protocol message; None at end of output; ``{"kind": "timeout"}`` after
-        ``timeout`` seconds without one (other output is passed on to stderr)."""
+        ``timeout`` seconds without one (other output is passed on to stderr).
+
+        The pipe is read with ``os.read``, lines split here: a buffered reader would keep lines
+        it has read ahead where ``select`` cannot see them, and wait for a timeout instead."""
         end = time.time() + timeout
+        fd = self.proc.stdout.fileno()
         while True:
+            while b"\n" in self.pending:
+                line, self.pending = self.pending.split(b"\n", 1)
+                text = line.decode(errors="replace")
+                if text.startswith(MARK):
+                    return json.loads(text[len(MARK):])
+                sys.stderr.write(text + "\n")
             left = end - time.time()
             if left <= 0:
                 return {"kind": "timeout"}
-            ready, _, _ = select.select([self.proc.stdout], [], [], left)
-            if not ready:
-                continue
-            line = self.proc.stdout.readline()
-            if not line:
-                return None
-            if line.startswith(MARK):
-                return json.loads(line[len(MARK):])
-            sys.stderr.write(line)
+            ready, _, _ = select.select([fd], [], [], left)
+            if ready:
+                chunk = os.read(fd, 1 << 16)
+                if not chunk:
+                    return None
+                self.pending += chunk
 
     def kill(self) -> None:
         """End the child and everything it started (nvcc)."""
