@@ -60,6 +60,7 @@ def test_watchdog_times_out_a_hung_case_and_goes_on(tmp_path, monkeypatch):
     out = device_run.run_all(ids, tmp_path, log, opts)
     assert {i: o["status"] for i, o in out.items()} == {
         "a:1": "passed", "a:hang": "timeout", "bad:2": "failed", "a:crash": "crashed", "a:3": "passed"}
+    assert out["a:crash"]["detail"] == "child exited 3 in this case"
     assert [json.loads(line)["id"] for line in log.read_text().splitlines()] == ids
     summary = device_run.summarize(out, ids)
     assert (summary["passed"], summary["failed"], summary["timeout"], summary["crashed"]) == (2, 1, 1, 1)

@@ -25,6 +25,7 @@ measure what the flag alone costs.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import select
@@ -132,10 +133,24 @@ class Watch:
                     return None
                 self.pending += chunk
 
+    def exit_code(self) -> Optional[int]:
+        """The child's exit status once its output ended (a segfault: -11), None if it lingers."""
+        try:
+            return self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            return None
+
     def kill(self) -> None:
-        """End the child and everything it started (nvcc)."""
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGKILL)
+        """End the child and everything it started (nvcc): SIGTERM first, which a process with
+        Jittor loaded tolerates (Jittor's SIGCHLD handler ends its own process when a child of
+        it dies of any other signal), then SIGKILL if the child is still there after 5 s."""
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            if self.proc.poll() is not None:
+                break
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, sig)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.proc.wait(timeout=5)
         self.proc.wait()
 
 
@@ -179,7 +194,7 @@ def run_all(ids: List[str], folder: Path, log: Path, opts: argparse.Namespace) -
                 elif kind == "fatal":
                     raise SystemExit(f"device_run: {msg['error']}")
                 else:  # a timeout, or the child ended (crashed) before finishing its list
-                    why = "timeout" if kind == "timeout" else f"child exited {watch.proc.poll()}"
+                    why = "timeout" if kind == "timeout" else f"child exited {watch.exit_code()}"
                     if current is not None:
                         record({"id": current, "status": "timeout" if kind == "timeout" else "crashed",
                                 "ok": False, "detail": f"{why} in this case"})
