@@ -168,6 +168,13 @@ def moments_src(expr: str, mean: float, std: float, tol: float) -> str:
             f"abs(y.float().std().item() - {std}) < {tol})")
 
 
+def read_case_ids(path) -> List[str]:
+    """The case ids a selection file lists: one a line; blank lines and ``#`` comments skipped."""
+    with open(path, encoding="utf8") as f:
+        lines = [line.split("#", 1)[0].strip() for line in f]
+    return [line for line in lines if line]
+
+
 def area_of(case: Case) -> str:
     """The npz file a case's torch results go to (its case module)."""
     return case.id.split(":", 1)[0]

@@ -202,6 +202,8 @@ class CaseRunner:
             res.problems.append(f"Jittor run raised {msg[:400]}")
             if res.forward is None:
                 res.forward = False
+            elif res.gradient is None:  # raised after the forward compared: no gradient result
+                res.gradient = False
         return res
 
     def _run(self, case: Case, res: CaseResult) -> None:

@@ -483,9 +483,21 @@ def digamma(input):
     return jt.digamma()(input)
 
 
+class _LGamma(jt.Function):
+    """Jittor's ``lgamma`` Function with the gradient it lacks (``d lgamma(x)/dx = digamma(x)``):
+    differentiating ``jt.lgamma()(x)`` raises ``'lgamma' object has no attribute 'grad'``."""
+
+    def execute(self, x):
+        self.x = x
+        return jt.lgamma()(x)
+
+    def grad(self, grad_output):
+        return grad_output * jt.digamma()(self.x)
+
+
 def lgamma(input):
-    """``torch.lgamma`` (Jittor's ``lgamma`` is a Function class)."""
-    return jt.lgamma()(input)
+    """``torch.lgamma``, differentiable (Jittor's ``lgamma`` is a Function class without a gradient)."""
+    return _LGamma()(input)
 
 
 if not hasattr(jt.Var, "__invert__"):
