@@ -15,6 +15,9 @@ env.apply()
 
 import jittor as jt  # noqa: E402
 
+# CUDA kernels compile later, with these flags: IEEE as the CPU kernels (no effect without CUDA)
+jt.flags.nvcc_flags = env.ieee_nvcc_flags(jt.flags.nvcc_flags, jt.flags.cc_flags)
+
 from . import autograd  # noqa: E402,F401  (first: .grad/backward on Var, module tracking)
 from . import indexing  # noqa: E402,F401  (range indices; Jittor's short-index setitem)
 from . import ops, nn, distributed, optim, data, checkpoint, memory, profiler, cpp_extension, runtime  # noqa: E402,F401

@@ -44,6 +44,21 @@ IEEE_CC_FLAGS = "-O2"
 IEEE_CACHE_NAME = "jtport_ieee"
 FAST_CACHE_NAME = "jtport_fast"
 
+#: The nvcc flag Jittor 1.3.11 adds to every CUDA kernel (jittor/compiler.py, whatever ``cc_flags``
+#: says): flush-to-zero, approximate division and square root, intrinsic exp/log.  Measured on an
+#: H200 (docs/results.md): 29 of the 41 IEEE cases fail with it.
+CUDA_FAST_MATH_FLAG = "--use_fast_math"
+
+
+def ieee_nvcc_flags(nvcc_flags: str, cc_flags: str) -> str:
+    """Jittor's nvcc flags for kernels compiled under ``cc_flags``: without
+    :data:`CUDA_FAST_MATH_FLAG` where the CPU kernels compute IEEE arithmetic (no ``-Ofast``), so
+    CUDA kernels round as the CPU ones and torch's do; unchanged under fast math."""
+    if "-Ofast" in cc_flags.split():
+        return nvcc_flags
+    return " ".join(word for word in nvcc_flags.split(" ") if word != CUDA_FAST_MATH_FLAG)
+
+
 # Where Jittor 1.3.11 looks for nvcc after ``$nvcc_path`` and ``PATH`` (jittor/compiler.py).
 JITTOR_NVCC_FALLBACKS = ("/usr/local/cuda/bin/nvcc", "/usr/bin/nvcc", "/opt/cuda/bin/nvcc")
 
