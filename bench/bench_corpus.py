@@ -293,6 +293,9 @@ def main(argv=None) -> int:
     ap.add_argument("--reuse", action="store_true",
                     help="keep a project's result from an earlier run (build/corpus/<name>/result.json)")
     ap.add_argument("--jittor-home", default="", help="JITTOR_HOME for the converted runs (default $HOME)")
+    ap.add_argument("--jittor-flag", action="append", default=[], metavar="NAME=VALUE",
+                    help="a Jittor flag for the converted runs (Jittor reads its flags from the environment): "
+                         "no_fuse=1 compiles one kernel per op, shared by every project, not one per fused graph")
     ap.add_argument("--shard", default="", help="K/N: run only every N-th project from the K-th (0-based)")
     ap.add_argument("--table", nargs="+", metavar="JSON", help="print the table of earlier results and exit")
     ap.add_argument("--sides", choices=("both", "torch", "jittor"), default="both",
@@ -308,7 +311,7 @@ def main(argv=None) -> int:
     if args.shard:
         k, n = (int(v) for v in args.shard.split("/"))
         projects = projects[k::n]
-    exports = _jittor_exports(args.jittor_home)
+    exports = {**_jittor_exports(args.jittor_home), **dict(f.split("=", 1) for f in args.jittor_flag)}
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         results = list(pool.map(lambda p: _project_result(p, args, exports), projects))
     print_table(results)
