@@ -9,7 +9,7 @@ For each project of ``bench/corpus/manifest.toml``: copy ``src`` to ``build/corp
 and convert it whole with ``jtport convert`` to ``build/corpus/<name>/jittor`` (no hand edit), make
 the tiny synthetic data of its recipe in each (``bench/corpus/synth.py``), then run its training
 entry point for a few iterations: under ``.venv-torch`` and, converted, under ``.venv`` with
-``shims/env.py``'s exports, each with one thread and a time limit (the converted run's is
+``porter.machine.env``'s exports, each with one thread and a time limit (the converted run's is
 ``--jittor-factor`` times longer: Jittor compiles its kernels on first use). A run that reaches its time
 limit after printing a loss counts as running (scripts whose iteration count is fixed in code);
 ``--stop-after K`` stops each run once it printed K losses (and no traceback), which measures the
@@ -48,7 +48,7 @@ JT_PY = str(ROOT / ".venv" / "bin" / "python")
 
 
 def _jittor_exports(home: str = "") -> dict:
-    """The variables ``shims/env.py --exports`` sets for every Jittor run (IEEE kernels, CPU).
+    """The variables ``porter.machine.env --exports`` sets for every Jittor run (IEEE kernels, CPU).
 
     ``JITTOR_HOME`` is pinned (``home``, else ``$JITTOR_HOME``, else ``$HOME``): Jittor otherwise
     follows a home another process persisted in ``~/.cache/jittor/config.json``. A home of the
@@ -57,7 +57,8 @@ def _jittor_exports(home: str = "") -> dict:
     """
     env = dict(os.environ)
     env["JITTOR_HOME"] = home or os.environ.get("JITTOR_HOME") or os.environ["HOME"]
-    out = subprocess.run([sys.executable, str(ROOT / "shims" / "env.py"), "--exports"], text=True, env=env,
+    env["PYTHONPATH"] = str(ROOT)
+    out = subprocess.run([sys.executable, "-m", "porter.machine.env", "--exports"], text=True, env=env,
                          capture_output=True, check=True).stdout.split()
     return {"JITTOR_HOME": env["JITTOR_HOME"], **dict(kv.split("=", 1) for kv in out if "=" in kv)}
 
@@ -292,6 +293,9 @@ def main(argv=None) -> int:
     ap.add_argument("--reuse", action="store_true",
                     help="keep a project's result from an earlier run (build/corpus/<name>/result.json)")
     ap.add_argument("--jittor-home", default="", help="JITTOR_HOME for the converted runs (default $HOME)")
+    ap.add_argument("--jittor-flag", action="append", default=[], metavar="NAME=VALUE",
+                    help="a Jittor flag for the converted runs (Jittor reads its flags from the environment): "
+                         "no_fuse=1 compiles one kernel per op, shared by every project, not one per fused graph")
     ap.add_argument("--shard", default="", help="K/N: run only every N-th project from the K-th (0-based)")
     ap.add_argument("--table", nargs="+", metavar="JSON", help="print the table of earlier results and exit")
     ap.add_argument("--sides", choices=("both", "torch", "jittor"), default="both",
@@ -307,7 +311,7 @@ def main(argv=None) -> int:
     if args.shard:
         k, n = (int(v) for v in args.shard.split("/"))
         projects = projects[k::n]
-    exports = _jittor_exports(args.jittor_home)
+    exports = {**_jittor_exports(args.jittor_home), **dict(f.split("=", 1) for f in args.jittor_flag)}
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         results = list(pool.map(lambda p: _project_result(p, args, exports), projects))
     print_table(results)

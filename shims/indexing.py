@@ -6,6 +6,8 @@ Importing :mod:`shims` wraps ``jt.Var.__getitem__``/``__setitem__`` (Jittor's ow
 
 * a ``range`` used as an index (``x[range(3)]``, ``x[:, range(2, 5)]``, ``y[range(2)] = v``) is
   torch's advanced index, the list of its values; Jittor rejects ``range`` outright.
+* a uint8 tensor used as an index (``x[mask.type(torch.ByteTensor)]``, torch 0.4-1.1's masks) is
+  a boolean mask, as torch 2 still reads it; Jittor gathers by its 0/1 values.
 * ``y[i] = v`` with an index shorter than ``y``'s rank writes the whole region.  Jittor 1.3.11's
   in-place setitem optimisation (``setitem_gopt.cc``) sizes the region from the index entries
   given, ignoring the trailing dimensions, so on a Var that was already computed and has no
@@ -33,13 +35,22 @@ import jittor as jt
 _BASIC = (int, slice)
 
 
+def _entry(s):
+    """One index entry in Jittor's terms: a ``range`` is the list of its values; a uint8 tensor is
+    a boolean mask (torch's deprecated ``ByteTensor`` mask, which it still honours with a warning;
+    Jittor would gather by its 0/1 values instead: silently other elements, another shape)."""
+    if type(s) is range:
+        return list(s)
+    if isinstance(s, jt.Var) and s.dtype == "uint8":
+        return s != 0
+    return s
+
+
 def _index(idx):
-    """torch's meaning of ``idx`` in Jittor's terms: each ``range`` becomes the list of its values."""
-    if type(idx) is range:
-        return list(idx)
-    if type(idx) is tuple and any(type(s) is range for s in idx):
-        return tuple(list(s) if type(s) is range else s for s in idx)
-    return idx
+    """torch's meaning of ``idx`` in Jittor's terms (see :func:`_entry`)."""
+    if type(idx) is tuple:
+        return tuple(_entry(s) for s in idx) if any(type(s) is range or isinstance(s, jt.Var) for s in idx) else idx
+    return _entry(idx)
 
 
 def _padded(x, idx):

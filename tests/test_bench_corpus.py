@@ -41,6 +41,26 @@ def test_manifest_spans_the_eras_and_domains_the_issue_names():
         assert need in domains, need
 
 
+# eriklindernoren/PyTorch-GAN's implementations/ folders at the pinned commit (issue 32's collection)
+PYTORCH_GAN = ("aae", "acgan", "began", "bgan", "bicyclegan", "ccgan", "cgan", "cluster_gan", "cogan",
+               "context_encoder", "cyclegan", "dcgan", "discogan", "dragan", "dualgan", "ebgan", "esrgan",
+               "gan", "infogan", "lsgan", "munit", "pix2pix", "pixelda", "relativistic_gan", "sgan",
+               "softmax_gan", "srgan", "stargan", "unit", "wgan", "wgan_div", "wgan_gp")
+
+
+def test_pytorch_gan_block_has_every_implementation_each_converted_alone_at_the_manifest_end():
+    projects = manifest.load_projects()
+    gan = [i for i, p in enumerate(projects) if p["repo"] == "eriklindernoren/PyTorch-GAN"]
+    assert gan == list(range(len(projects) - len(gan), len(projects)))  # one block, last
+    folders = sorted(projects[i]["project_root"] for i in gan)
+    assert folders == sorted(f"implementations/{n}" for n in PYTORCH_GAN)
+    for i in gan:
+        p = projects[i]
+        assert p["entry"]["cwd"] == p["project_root"], p["name"]
+        assert p["entry"]["args"][1:3] == ["--n_epochs", "1"], p["name"]
+        assert any(step["dir"].startswith("../../data/") for step in p["data"] if "dir" in step), p["name"]
+
+
 def test_unknown_project_name_is_refused():
     with pytest.raises(ValueError):
         manifest.load_projects(["no-such-project"])

@@ -62,3 +62,28 @@ CASES += [
     case(A, "torch.sparse.LongTensor", "out = torch.sparse.LongTensor(i, v.long(), (3, 3)).to_dense()", SPARSE,
          grad=False),
 ]
+
+# the idioms of 2017-2020 GAN training scripts (eriklindernoren/PyTorch-GAN and its kind), as written there:
+# a device-conditional tensor class, label tensors filled through it, numpy noise through it, casts to it
+TENSOR = ("Tensor = torch.cuda.FloatTensor if torch.cuda.is_available() else torch.FloatTensor\n"
+          "LongTensor = torch.cuda.LongTensor if torch.cuda.is_available() else torch.LongTensor\n")
+CASES += [
+    case(A, "torch.autograd.Variable", TENSOR + "out = Variable(Tensor(4, 1).fill_(1.0), requires_grad=False)",
+         variant="filled_labels", extra_prelude=PRE, grad=False),
+    case(A, "torch.autograd.Variable", TENSOR + "out = Variable(Tensor(z.numpy()))", {"z": "f64[4,3]"},
+         variant="numpy_noise", extra_prelude=PRE, grad=False),
+    case(A, "torch.autograd.Variable", TENSOR + "out = Variable(LongTensor(y.numpy()))", {"y": "i64<0,10>[6]"},
+         variant="numpy_labels", extra_prelude=PRE, grad=False),
+    case(A, "torch.autograd.Variable", TENSOR + "out = Variable(x.type(Tensor))", {"x": "u8<0,255>[2,3]"},
+         variant="type_alias", extra_prelude=PRE, grad=False),
+    case(A, "torch.autograd.Variable", TENSOR + "v = Variable(x.type(Tensor), requires_grad=True)\n"
+         "(v * v).sum().backward()\nout = v.grad", X, variant="type_alias_grad", extra_prelude=PRE, grad=False),
+    case(A, "torch.autograd.Variable", "with torch.no_grad():\n    v = Variable(x, volatile=True)\n"
+         "    out = (v * 2, v.requires_grad)", {"x": "f32[3]"}, variant="volatile_no_grad",
+         outputs=("out",), extra_prelude=PRE, grad=False),
+    case(A, "torch.Tensor.data", "out = x.data[0]", {"x": "f32[3,2]"}, variant="index0", grad=False),
+    case(A, "torch.Tensor.data", "out = float(x.data[0])", {"x": "f32[3]"}, variant="index0_scalar", grad=False),
+    case(A, "torch.ByteTensor", "out = x[(x > 0).type(torch.ByteTensor)]", {"x": "f32[6]"}, variant="mask_index"),
+    case(A, "torch.ByteTensor", "m = (x > 0).type(torch.ByteTensor)\ny = x * 1\ny[m] = y[m] * 0.5\nout = y", {"x": "f32[6]"},
+         variant="mask_assign"),
+]

@@ -53,6 +53,9 @@ CASES = [
     m("__getitem__", "out = (x[range(2)], x[:, range(1, 3)], x[range(2), range(2)])", variant="range"),
     m("__setitem__", "y = x * 1.0\ny[range(0, 3, 2)] = 0.0\ny[:, range(1, 3)] = z\nout = y",
       {**X, "z": "f32[3,2]"}, variant="range"),
+    # a uint8 tensor as an index: torch's (deprecated) boolean mask; Jittor gathers by its 0/1 values
+    m("__getitem__", "out = x[(x[:, 0] > 0).type(torch.uint8), 1:]", variant="uint8_mask_in_tuple"),
+    m("__setitem__", "m = (x > 0).to(torch.uint8)\ny = x * 1.0\ny[m] = y[m] * 0.5\nout = y", variant="uint8_mask"),
     # device and runtime queries (torch here runs without CUDA, as Jittor does)
     t("cuda.is_available", "out = (torch.cuda.is_available(), torch.cuda.device_count())", {}),
     t("cuda.device_count", "out = torch.zeros(torch.cuda.device_count() + 2)", {}),
