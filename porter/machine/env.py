@@ -278,12 +278,17 @@ def apply(environ: MutableMapping[str, str] = os.environ) -> List[Setting]:
 
     Values :func:`exports` had to encode (``JTPORT_QUOTED_<name>``) are decoded first.
     """
-    for key in [k for k in environ if k.startswith(QUOTED_PREFIX)]:
-        environ.setdefault(key[len(QUOTED_PREFIX):], unquote(environ[key]))
+    decode_quoted(environ)
     settings = required_settings(environ)
     for s in settings:
         environ.setdefault(s.name, s.value)
     return settings
+
+
+def decode_quoted(environ: MutableMapping[str, str]) -> None:
+    """Set each ``<name>`` that :func:`export_word` encoded as ``JTPORT_QUOTED_<name>`` (unless set)."""
+    for key in [k for k in environ if k.startswith(QUOTED_PREFIX)]:
+        environ.setdefault(key[len(QUOTED_PREFIX):], unquote(environ[key]))
 
 
 def export_word(name: str, value: str) -> str:
