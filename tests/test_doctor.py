@@ -102,14 +102,39 @@ def test_env_script_still_prints_exports():
                           text=True, timeout=60, env={"PATH": os.environ["PATH"], "HOME": os.environ["HOME"]})
     assert proc.returncode == 0
     words = dict(w.split("=", 1) for w in proc.stdout.split())
-    assert set(words) <= {"nvcc_path", "use_mkl", "cache_name", "cc_flags"}
+    assert set(words) <= {"nvcc_path", "use_mkl", "cache_name", "cc_flags", "JTPORT_QUOTED_kernel_flags"}
     # IEEE kernels by default, in a cache of their own (a plain `import jittor` keeps `default`)
-    assert words["cc_flags"] == "-O2" and words["cache_name"] == "jtport_ieee"
+    assert words["cc_flags"] == "-O2" and words["cache_name"] == ENV.IEEE_CACHE_NAME != "default"
     fast = subprocess.run(["python3", "-m", "porter.machine.env", "--exports"], cwd=ROOT, capture_output=True,
                           text=True, timeout=60, env={"PATH": os.environ["PATH"], "HOME": os.environ["HOME"],
                                            "JTPORT_FAST_MATH": "1"})
     words = dict(w.split("=", 1) for w in fast.stdout.split())
     assert "cc_flags" not in words and words["cache_name"] == "jtport_fast"
+    assert not any("kernel_flags" in w for w in words)
+
+
+def test_exported_kernel_flags_survive_env_word_splitting_and_reach_apply():
+    # `env $(python3 -m porter.machine.env --exports)` splits on whitespace: a value with spaces
+    # travels encoded, and apply() (run by shims and conftest before Jittor) restores it
+    clean = {"PATH": os.environ["PATH"], "HOME": os.environ["HOME"], "use_mkl": "0", "nvcc_path": ""}
+    exported = dict(w.split("=", 1) for w in ENV.exports(clean).split())
+    assert "kernel_flags" not in exported and " " not in "".join(exported.values())
+    child = dict(clean, **exported)
+    ENV.apply(child)
+    assert child["kernel_flags"] == ENV.IEEE_KERNEL_FLAGS and child["cc_flags"] == ENV.IEEE_CC_FLAGS
+    # a value the user set wins over the encoded one; a one-word value travels as it is
+    mine = dict(clean, kernel_flags="-O2", **exported)
+    ENV.apply(mine)
+    assert mine["kernel_flags"] == "-O2"
+    assert ENV.export_word("kernel_flags", "-O3") == "kernel_flags=-O3"
+    assert ENV.export_word("kernel_flags", "") == "kernel_flags="
+
+
+def test_ieee_kernel_flags_hold_no_fast_math_flag():
+    # each of these lets g++ change a result (finite math, reciprocals, reassociation, signed zeros)
+    unsafe = ("-Ofast", "-ffast-math", "-ffinite-math-only", "-freciprocal-math", "-funsafe-math-optimizations",
+              "-fassociative-math", "-fno-signed-zeros", "-ffp-contract=fast", "-fcx-limited-range")
+    assert not set(ENV.IEEE_KERNEL_FLAGS.split()) & set(unsafe)
 
 
 def test_jtport_cli_dispatches_to_doctor(capsys):

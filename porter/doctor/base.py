@@ -125,6 +125,7 @@ class CheckContext:
     def jittor_environ(self) -> Dict[str, str]:
         """The environment Jittor runs with under jtport: this one plus the required settings."""
         env = dict(self.environ)
+        _env.decode_quoted(env)  # what `make` exports encoded (kernel_flags)
         for s in self.settings():
             env.setdefault(s.name, s.value)
         return env

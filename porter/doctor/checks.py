@@ -88,9 +88,11 @@ CHECKS: Tuple[Check, ...] = (
     Check("arithmetic", "IEEE arithmetic or fast math",
           "Jittor compiles its kernels with `-Ofast` unless `cc_flags` names an optimisation level: then "
           "`1/0` is NaN, `2/1` is 1.9999999, `isinf` never fires and guards such as `isfinite(loss)` or "
-          "`nan_to_num` compute something else than in torch. jtport sets `cc_flags=-O2` (IEEE arithmetic, "
-          "in a Jittor cache of its own, `cache_name=jtport_ieee`); `JTPORT_FAST_MATH=1` keeps Jittor's "
-          "`-Ofast` (in `cache_name=jtport_fast`; its cost: `bench/bench_arithmetic.py`).", check_arithmetic),
+          "`nan_to_num` compute something else than in torch. jtport sets `cc_flags=-O2` (IEEE arithmetic) "
+          "and `kernel_flags=-O3 -fno-math-errno -fno-trapping-math -D__FAST_MATH__` (vectorisation that keeps "
+          "IEEE results), in a Jittor cache of its own (`cache_name=jtport_ieee_vec`); `JTPORT_FAST_MATH=1` "
+          "keeps Jittor's `-Ofast` (in `cache_name=jtport_fast`; its cost: `bench/bench_arithmetic.py`).",
+          check_arithmetic),
     Check("cutlass", "cutlass archive with a wrong checksum",
           "CUDA builds of Jittor download `~/.cache/jittor/cutlass/cutlass.zip`; users got a corrupt file "
           "straight from the server ('MD5 mismatch between the server and the downloaded file'). Delete "

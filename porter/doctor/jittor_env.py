@@ -87,8 +87,10 @@ def check_arithmetic(ctx: CheckContext) -> Finding:
     fast = ctx.environ.get("JTPORT_FAST_MATH", "0") == "1"
     if cc_flags is None and not fast:
         own = _jtport_setting(ctx, "cc_flags")
+        kernel = ctx.environ.get("kernel_flags", _jtport_setting(ctx, "kernel_flags").value)
         return Finding("arithmetic", "ok", f"IEEE arithmetic: jtport sets cc_flags={own.value} (Jittor's kernels "
-                                           "without -Ofast): division, infinities and NaNs as in torch")
+                                           "without -Ofast): division, infinities and NaNs as in torch; "
+                                           f"kernel_flags={kernel!r} (vectorisation that keeps IEEE results)")
     if cc_flags is not None and " -O" in f" {cc_flags}" and not fast:
         who = "jtport's setting" if cc_flags == _env.IEEE_CC_FLAGS else "set by you"
         return Finding("arithmetic", "ok", f"IEEE arithmetic: cc_flags={cc_flags} ({who}) names an optimisation "

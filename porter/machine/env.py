@@ -29,6 +29,7 @@ import json
 import os
 import shutil
 import sys
+from urllib.parse import quote, unquote
 from dataclasses import dataclass
 from typing import Dict, List, Mapping, MutableMapping, Optional, Sequence
 
@@ -39,10 +40,21 @@ JITTOR_VERSION = "1.3.11.0"
 
 #: Kernel flags for IEEE arithmetic: Jittor adds -Ofast only when ``cc_flags`` names no ``-O`` level.
 IEEE_CC_FLAGS = "-O2"
+#: Jittor's ``kernel_flags`` (g++ flags for its kernels only, after ``cc_flags``; its core keeps -O2):
+#: let g++ vectorise without changing an IEEE result.  ``-fno-math-errno``: ``sqrt`` and ``exp`` set no
+#: ``errno`` (torch never reads it), so they vectorise; ``-fno-trapping-math``: no trap semantics.
+#: ``-D__FAST_MATH__`` only makes glibc's ``math.h`` declare its vector math library (libmvec:
+#: ``expf`` on 8 floats at a time, 1-4 ulp like torch's own vectorised Sleef kernels); the compiler's
+#: arithmetic stays IEEE (``-ffast-math`` is not given).  ``bench/bench_arithmetic.py`` measures them.
+IEEE_KERNEL_FLAGS = "-O3 -fno-math-errno -fno-trapping-math -D__FAST_MATH__"
 #: Jittor's cache name for those kernels, and for ``JTPORT_FAST_MATH=1``'s (-Ofast); a plain
-#: ``import jittor`` keeps ``default``.
-IEEE_CACHE_NAME = "jtport_ieee"
+#: ``import jittor`` keeps ``default``.  A new name for new kernel flags: kernels compiled with other
+#: flags under one name are recompiled in turn.
+IEEE_CACHE_NAME = "jtport_ieee_vec"
 FAST_CACHE_NAME = "jtport_fast"
+#: ``--exports`` writes a value with spaces (which words for ``env`` cannot carry) as
+#: ``JTPORT_QUOTED_<name>=<percent-encoded value>``; :func:`apply` decodes it before Jittor is imported.
+QUOTED_PREFIX = "JTPORT_QUOTED_"
 
 #: The nvcc flag Jittor 1.3.11 adds to every CUDA kernel (jittor/compiler.py, whatever ``cc_flags``
 #: says): flush-to-zero, approximate division and square root, intrinsic exp/log.  Measured on an
@@ -218,6 +230,12 @@ def required_settings(environ: Mapping[str, str] = os.environ,
             "2/1 is 1.9999999, isinf never fires. An explicit optimisation level makes Jittor drop "
             "-Ofast, so kernels compute IEEE arithmetic as torch does. JTPORT_FAST_MATH=1 keeps "
             "Jittor's -Ofast (faster elementwise kernels, torch's results not guaranteed)."))
+        if "kernel_flags" not in environ:
+            settings.append(Setting(
+                "kernel_flags", IEEE_KERNEL_FLAGS,
+                "Without -Ofast g++ vectorises few of Jittor's kernels; these flags let it vectorise "
+                "elementwise chains, exp and log included (glibc's vector math library), and keep every "
+                "IEEE result (-ffast-math is not given; bench/bench_arithmetic.py measures them)."))
     if "cache_name" not in environ:
         fast = environ.get("JTPORT_FAST_MATH", "0") == "1"
         name = IEEE_CACHE_NAME if ieee else FAST_CACHE_NAME if fast else "default"
@@ -271,16 +289,34 @@ def cuda_settings(nvcc: str, environ: Mapping[str, str] = os.environ,
 
 
 def apply(environ: MutableMapping[str, str] = os.environ) -> List[Setting]:
-    """Set every required setting in ``environ`` (before ``import jittor``); return them."""
+    """Set every required setting in ``environ`` (before ``import jittor``); return them.
+
+    Values :func:`exports` had to encode (``JTPORT_QUOTED_<name>``) are decoded first.
+    """
+    decode_quoted(environ)
     settings = required_settings(environ)
     for s in settings:
         environ.setdefault(s.name, s.value)
     return settings
 
 
+def decode_quoted(environ: MutableMapping[str, str]) -> None:
+    """Set each ``<name>`` that :func:`export_word` encoded as ``JTPORT_QUOTED_<name>`` (unless set)."""
+    for key in [k for k in environ if k.startswith(QUOTED_PREFIX)]:
+        environ.setdefault(key[len(QUOTED_PREFIX):], unquote(environ[key]))
+
+
+def export_word(name: str, value: str) -> str:
+    """``NAME=value`` as one word for ``env``: a value with whitespace goes, percent-encoded, to
+    ``JTPORT_QUOTED_NAME`` (decoded by :func:`apply`; a process that skips it runs without it)."""
+    if value.split() == [value] or not value:
+        return f"{name}={value}"
+    return f"{QUOTED_PREFIX}{name}={quote(value, safe='')}"
+
+
 def exports(environ: Mapping[str, str] = os.environ) -> str:
-    """The settings as ``NAME=value`` words for ``env`` in a Makefile or shell."""
-    return " ".join(f"{s.name}={s.value}" for s in required_settings(environ))
+    """The settings as ``NAME=value`` words for ``env`` in a Makefile or shell (:func:`export_word`)."""
+    return " ".join(export_word(s.name, s.value) for s in required_settings(environ))
 
 
 def as_dict(environ: Mapping[str, str] = os.environ) -> Dict[str, str]:

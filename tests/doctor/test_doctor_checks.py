@@ -332,6 +332,14 @@ def test_arithmetic_says_ieee_or_fast_math_and_who_chose_it(tmp_path):
         assert fast.status == "warning" and why in fast.message and "-Ofast" in fast.message and fast.fix
 
 
+def test_doctor_runs_jittor_with_the_kernel_flags_make_exports_encoded(tmp_path):
+    # `make` exports cc_flags=-O2 and the spaced kernel_flags encoded; doctor's Jittor gets them decoded
+    exported = dict(w.split("=", 1) for w in ENV.exports(context(tmp_path).environ).split())
+    ctx = context(tmp_path, exported)
+    assert "kernel_flags" not in ctx.environ
+    assert ctx.jittor_environ()["kernel_flags"] == ENV.IEEE_KERNEL_FLAGS
+
+
 # ---------------------------------------------------------------- Jittor's cache and import
 
 def _fake_core(tmp_path, extra):
