@@ -9,7 +9,7 @@ For each project of ``bench/corpus/manifest.toml``: copy ``src`` to ``build/corp
 and convert it whole with ``jtport convert`` to ``build/corpus/<name>/jittor`` (no hand edit), make
 the tiny synthetic data of its recipe in each (``bench/corpus/synth.py``), then run its training
 entry point for a few iterations: under ``.venv-torch`` and, converted, under ``.venv`` with
-``shims/env.py``'s exports, each with one thread and a time limit (the converted run's is
+``porter.machine.env``'s exports, each with one thread and a time limit (the converted run's is
 ``--jittor-factor`` times longer: Jittor compiles its kernels on first use). A run that reaches its time
 limit after printing a loss counts as running (scripts whose iteration count is fixed in code);
 ``--stop-after K`` stops each run once it printed K losses (and no traceback), which measures the
@@ -48,7 +48,7 @@ JT_PY = str(ROOT / ".venv" / "bin" / "python")
 
 
 def _jittor_exports(home: str = "") -> dict:
-    """The variables ``shims/env.py --exports`` sets for every Jittor run (IEEE kernels, CPU).
+    """The variables ``python -m porter.machine.env --exports`` sets for every Jittor run (IEEE kernels, CPU).
 
     ``JITTOR_HOME`` is pinned (``home``, else ``$JITTOR_HOME``, else ``$HOME``): Jittor otherwise
     follows a home another process persisted in ``~/.cache/jittor/config.json``. A home of the
@@ -57,7 +57,8 @@ def _jittor_exports(home: str = "") -> dict:
     """
     env = dict(os.environ)
     env["JITTOR_HOME"] = home or os.environ.get("JITTOR_HOME") or os.environ["HOME"]
-    out = subprocess.run([sys.executable, str(ROOT / "shims" / "env.py"), "--exports"], text=True, env=env,
+    env["PYTHONPATH"] = str(ROOT)
+    out = subprocess.run([sys.executable, "-m", "porter.machine.env", "--exports"], text=True, env=env,
                          capture_output=True, check=True).stdout.split()
     return {"JITTOR_HOME": env["JITTOR_HOME"], **dict(kv.split("=", 1) for kv in out if "=" in kv)}
 

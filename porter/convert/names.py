@@ -135,6 +135,9 @@ class ImportRecord:
     #: a resolved star import's names that are not torch's, used by the file: local -> origin
     #: (``math`` -> ``math``, ``Optional`` -> ``typing.Optional``)
     python_names: Dict[str, str] = field(default_factory=dict)
+    #: an ``import numpy as np, torch`` statement's other modules, as written (``numpy as np``):
+    #: kept whatever the torch names become
+    foreign_aliases: List[str] = field(default_factory=list)
 
 
 @dataclass
@@ -419,6 +422,7 @@ class _Resolver(Visitor):
     # -- imports ------------------------------------------------------------------
     def visit_Import(self, node: cst.Import) -> bool:
         bindings = []
+        others = []
         for alias in node.names:
             name = dotted_name_of(alias.name)
             if alias.asname is not None:
@@ -433,8 +437,10 @@ class _Resolver(Visitor):
                 self._bind(local, b)
             else:
                 self._bind(local, _foreign_binding(name, local, qual, True))
+                others.append(name if alias.asname is None else f"{name} as {local}")
         if bindings:
-            self.out.imports.append(ImportRecord(node, bindings, top_level=self.depth == 0))
+            self.out.imports.append(ImportRecord(node, bindings, top_level=self.depth == 0,
+                                                 foreign_aliases=others))
             self._heat_statement()
         return False
 

@@ -36,3 +36,22 @@ def test_converted_device_branch_runs():
     exec(compile(code, "bias_act.py", "exec"), scope)
     assert scope["out"] == "cpu", code
     assert shims.runtime.current_device() == "cpu"
+
+
+def test_torch_device_value_keeps_its_attributes():
+    """``torch.device(...)`` stays a device object (pytorch/examples imagenet reads
+    ``device.type``), from a string, a string and an index, another device or a CUDA ordinal."""
+    src = (
+        "import torch\n"
+        "device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n"
+        "kind = device.type\n"
+        "again = torch.device(device)\n"
+        "second = torch.device('cuda', 1)\n"
+        "ordinal = torch.device(0)\n"
+    )
+    code = convert_source(src, "imagenet_main.py").code
+    scope = {}
+    exec(compile(code, "imagenet_main.py", "exec"), scope)
+    assert scope["kind"] == "cpu" and scope["device"] == "cpu" and str(scope["again"]) == "cpu", code
+    assert (scope["second"].type, scope["second"].index, str(scope["second"])) == ("cuda", 1, "cuda:1")
+    assert scope["ordinal"] == "cuda:0" and scope["ordinal"].index == 0

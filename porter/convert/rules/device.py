@@ -6,7 +6,8 @@
   argument is neither clearly a device nor a dtype is marked JT104.  (Jittor's ``Var.to("cuda")``
   would flip the global flag, so placement calls must go.)
 * ``device=``/``non_blocking=`` keywords of torch calls are dropped (torch factory functions).
-* ``torch.device(spec, ...)`` -> ``spec`` (a device stays a printable string);
+* ``torch.device(spec, ...)`` -> ``shims.runtime.Device(spec, ...)`` (torch's ``type``/``index``,
+  equal to its string; code reads ``device.type``);
   ``torch.cuda.is_available()`` -> ``jt.has_cuda``; ``torch.cuda.device_count()`` ->
   ``(1 if jt.has_cuda else 0)`` (Jittor drives one device per process);
   ``torch.cuda.synchronize()`` -> ``jt.sync_all(True)``;
@@ -26,7 +27,7 @@ import libcst as cst
 
 from ..names import dotted
 from .base import Rule
-from .common import BlockRule, code_of, method_name, positional, receiver
+from .common import BlockRule, code_of, method_name, receiver
 
 CODE = "JT104"
 _DTYPES = {"float", "float16", "float32", "float64", "half", "double", "bfloat16", "int", "long",
@@ -131,10 +132,7 @@ class DeviceRule(BlockRule, Rule):
         if q == "torch.device":
             self.used = True
             self.ctx.handled(original)
-            first = positional(updated)
-            if first:
-                return first[0].value
-            return updated
+            return updated.with_changes(func=self.ctx.spell("shims.runtime.Device"))
         drop = [a for a in updated.args if a.keyword is not None and a.keyword.value in ("device", "non_blocking")]
         if drop:
             self.used = True

@@ -4,7 +4,7 @@ from jittor import nn
 
 
 def main(args):
-    device = "cuda" if jt.has_cuda else "cpu"
+    device = shims.runtime.Device("cuda" if jt.has_cuda else "cpu")
     model = nn.Linear(4, 2)
     model = shims.distributed.DataParallel(model, device_ids=[0, 1])
     head = model.module
