@@ -20,7 +20,7 @@ import functools
 import importlib
 from typing import Any, Dict, Iterator, Mapping
 
-from porter.mapping import default_table
+from porter.mapping import SPREAD, default_table
 
 from .unported import UnportedError, unported
 
@@ -101,6 +101,8 @@ def _apply_policy(entry, args, kwargs):
             shifted = shifted or positional
         elif positional and (not shifted or name is None):
             out_args.append(value)
+        elif entry.rename.get(name) == SPREAD:  # torch.zeros(size=s): Jittor's zeros(*shape)
+            out_args[:0] = list(value)
         else:
             out_kwargs[entry.rename.get(name, name)] = value
     return out_args, out_kwargs, then

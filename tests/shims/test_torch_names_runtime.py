@@ -39,6 +39,15 @@ def test_factory_with_hidden_keywords():
     assert tuple(namespace("torch.nn").LayerNorm(4, **dd)(jt.ones((2, 4))).shape) == (2, 4)
 
 
+def test_factory_size_keyword_reaches_jittors_star_shape():
+    """``torch.empty(size=(4, 3))`` (pyGAT): Jittor's factories take ``*shape``, no ``size=``."""
+    torch = namespace("torch")
+    dd = {"dtype": jt.float64}
+    assert torch.empty(size=(4, 3)).shape == [4, 3]
+    z = torch.zeros(size=[2, 5], **dd)
+    assert z.shape == [2, 5] and z.dtype == jt.float64 and float(z.sum()) == 0.0
+
+
 def test_compile_markers_are_the_identity():
     def f(x):
         return x + 1
