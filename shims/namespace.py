@@ -129,7 +129,12 @@ def _with_policy(entry, obj):
                 # lazy: shims.nn imports this module (its classes as torch values) through shims' __init__
                 from .nn import with_dtype
                 with_dtype(self, dtype)
-        return type(obj.__name__, (obj,), {"__init__": __init__, "__module__": obj.__module__,
+        # isinstance(m, nn.Linear) with the value (minGPT's whitelist of decayed modules) holds
+        # for the layers the converted calls build: the target class's own instances
+        meta = type(f"{obj.__name__}Policy", (type(obj),), {
+            "__instancecheck__": lambda cls, inst: isinstance(inst, obj),
+            "__subclasscheck__": lambda cls, sub: issubclass(sub, obj)})
+        return meta(obj.__name__, (obj,), {"__init__": __init__, "__module__": obj.__module__,
                                            "__doc__": obj.__doc__})
     return functools.wraps(obj)(call)
 
