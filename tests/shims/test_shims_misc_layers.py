@@ -22,6 +22,22 @@ def test_remove_weight_norm_folds_back_a_plain_weight():
     np.testing.assert_allclose(conv(x).numpy(), before, rtol=1e-5, atol=1e-6)
 
 
+def test_weight_norm_weight_is_readable_between_calls():
+    """torch leaves ``conv.weight`` (g * v / |v|) on the module after ``weight_norm``; TCN calls
+    ``conv.weight.normal_(0, 0.01)`` on it in ``init_weights`` (no effect on g and v)."""
+    conv = nn.weight_norm(jnn.Conv1d(2, 3, 2))
+    v, g = conv.weight_v.numpy(), conv.weight_g.numpy()
+    want = v * g / np.sqrt((v.astype(np.float64) ** 2).sum(axis=(1, 2), keepdims=True))
+    np.testing.assert_allclose(conv.weight.numpy(), want, rtol=1e-6)
+    conv.weight.normal_(0, 0.01)
+    np.testing.assert_array_equal(conv.weight_v.numpy(), v)
+    x = jt.array(RNG.standard_normal((1, 2, 6)).astype(np.float32))
+    assert conv(x).shape == [1, 3, 5] and "weight" not in conv.state_dict()
+    assert type(conv).__name__ == "Conv1d" and isinstance(conv, jnn.Conv1d)
+    nn.remove_weight_norm(conv)
+    assert type(conv) is jnn.Conv1d and sorted(conv.state_dict()) == ["bias", "weight"]
+
+
 def test_replication_pad_matches_numpy_edge_pad():
     x = RNG.standard_normal((1, 2, 4, 5)).astype(np.float32)
     got = nn.ReplicationPad2d((1, 2, 0, 3))(jt.array(x)).numpy()
