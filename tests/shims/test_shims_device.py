@@ -55,3 +55,27 @@ def test_torch_device_value_keeps_its_attributes():
     assert scope["kind"] == "cpu" and scope["device"] == "cpu" and str(scope["again"]) == "cpu", code
     assert (scope["second"].type, scope["second"].index, str(scope["second"])) == ("cuda", 1, "cuda:1")
     assert scope["ordinal"] == "cuda:0" and scope["ordinal"].index == 0
+
+
+def test_to_of_unknown_kind_is_decided_when_it_runs():
+    """``x.to(arg)`` where ``arg`` may be a device or a dtype (torchdiffeq, NeRF helpers): a
+    device changes nothing, a dtype or another tensor's dtype casts, a module gets its own ``.to``."""
+    src = (
+        "import torch\n"
+        "def move(x, where):\n"
+        "    return x.to(where)\n"
+        "x = torch.ones(3)\n"
+        "a = move(x, torch.device('cpu'))\n"
+        "b = move(x, torch.float64)\n"
+        "c = move(x, torch.zeros(2, dtype=torch.int32))\n"
+        "d = move(x, 'cuda:0')\n"
+        "net = move(torch.nn.Linear(2, 2), torch.float64)\n"
+    )
+    result = convert_source(src, "misc.py")
+    assert not result.report.unsupported and "shims.tensor_to(x, where)" in result.code, result.code
+    scope = {}
+    exec(compile(result.code, "misc.py", "exec"), scope)
+    assert scope["a"] is scope["x"] and scope["d"] is scope["x"]
+    assert str(scope["b"].dtype) == "float64" and scope["b"].numpy().tolist() == [1.0, 1.0, 1.0]
+    assert str(scope["c"].dtype) == "int32"
+    assert str(scope["net"].weight.dtype) == "float64"

@@ -3,7 +3,8 @@
 * ``x.cuda()``, ``x.cpu()``, ``x.to(device)``, ``x.to(device, non_blocking=True)``,
   ``x.to(memory_format=...)`` -> ``x``;
   ``x.to(dtype)``/``x.to(device, dtype)`` keep the cast (``x.to(dtype)``); a ``.to(arg)`` whose
-  argument is neither clearly a device nor a dtype is marked JT104.  (Jittor's ``Var.to("cuda")``
+  argument is neither clearly a device nor a dtype becomes ``shims.tensor_to(x, arg)`` (decided
+  when it runs).  (Jittor's ``Var.to("cuda")``
   would flip the global flag, so placement calls must go.)
 * ``device=``/``non_blocking=`` keywords of torch calls are dropped (torch factory functions).
 * ``torch.device(spec, ...)`` -> ``shims.runtime.Device(spec, ...)`` (torch's ``type``/``index``,
@@ -100,9 +101,15 @@ class DeviceRule(BlockRule, Rule):
         if name == "to":
             kinds = [self._kind_of_to_arg(a) for a in original.args]
             if "?" in kinds or not kinds:
-                self.ctx.unsupported(original, "torch.Tensor.to", "cannot tell whether this .to() moves "
-                                     "(drop it) or casts (keep it): convert by hand", code=CODE)
-                return updated
+                # decided when it runs: devices change nothing, dtypes cast (shims.tensor_to)
+                self.used = True
+                self.ctx.handled(original.func)
+                self.ctx.note("x.to(arg) with an argument of unknown kind -> shims.tensor_to (a device "
+                              "changes nothing, a dtype casts)")
+                comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+                recv_arg = cst.Arg(updated.func.value, comma=comma if updated.args else cst.MaybeSentinel.DEFAULT)  # type: ignore[union-attr]
+                return cst.Call(func=self.ctx.spell("shims.tensor_to"), args=[recv_arg, *updated.args],
+                                lpar=updated.lpar, rpar=updated.rpar)
             dtypes = [u for u, k in zip(updated.args, kinds) if k == "dtype"]
             if dtypes:
                 self.used = True

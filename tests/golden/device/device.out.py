@@ -12,7 +12,7 @@ def main(args):
     y = model(x).numpy()
     z = x.to(jt.float32)
     w = x.to(jt.float32)
-    u = x.to(args.target)  # jtport: JT104 torch.Tensor.to: cannot tell whether this .to() moves (drop it) or casts (keep it): convert by hand
+    u = shims.tensor_to(x, args.target)
     if shims.distributed.get_rank() == 0:
         shims.distributed.all_reduce(x)
     jt.sync_all(True)
