@@ -305,6 +305,8 @@ class _Resolver(Visitor):
         self.attribute_names = attribute_names
         self.written: Set[cst.CSTNode] = set()     # attribute targets of assignments
         self.library_heads: Set[cst.Name] = set()  # heads bound to _VALUE_LIBRARIES or their values
+        #: torch names the file assigns (``nn.MaskedLinear = MaskedLinear``): the project's own
+        self.assigned_torch_names: Set[str] = set()
         self.receivers: Set[cst.CSTNode] = set()   # expressions whose attribute is read
         self.star = star
         self.stars: List[Tuple[ImportRecord, Mapping[str, str]]] = []  # resolvable star imports seen
@@ -567,6 +569,12 @@ class _Resolver(Visitor):
         self.visit(node.value)
         for t in node.targets:
             self._bind_target(t.target)
+            # ``nn.MaskedLinear = MaskedLinear``: a name of the file's own, attached under its name
+            parts = dotted(t.target) if isinstance(t.target, cst.Attribute) else None
+            binding = self._lookup(parts[0]) if parts else None
+            if isinstance(binding, ImportBinding) and binding.is_module and isinstance(node.value, cst.Name) \
+                    and node.value.value == parts[-1] and not isinstance(self._lookup(parts[-1]), ImportBinding):
+                self.assigned_torch_names.add(".".join([binding.qualname, *parts[1:]]))
             if isinstance(t.target, cst.Name) and _root_of(node.value) in self.library_heads:
                 # ``img = PIL.Image.open(p)``, then ``img = img.crop(...)``: still PIL's
                 self._bind(t.target.value, _LIBRARY_VALUE)
@@ -705,4 +713,8 @@ def resolve(module: cst.Module, method_names: Sequence[str] = (),
     """
     r = _Resolver(method_names, identifiers, star, attribute_names)
     r.visit(module)
+    if r.assigned_torch_names:  # the project's own names on a torch module are not torch's
+        own = tuple(r.assigned_torch_names)
+        r.out.uses = {n: q for n, q in r.out.uses.items()
+                      if not any(q == a or q.startswith(a + ".") for a in own)}
     return r.out
