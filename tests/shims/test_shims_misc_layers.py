@@ -1,7 +1,7 @@
 """Public ``shims`` names without a torch case of their own, checked against numpy references."""
 import numpy as np
 
-import shims  # noqa: F401  (Jittor's settings, before Jittor is imported)
+import shims  # (Jittor's settings, before Jittor is imported)
 import jittor as jt
 from jittor import nn as jnn
 from shims import nn
@@ -64,3 +64,19 @@ def test_tensor_dataset_and_subset_through_the_loader():
     batches = list(DataLoader(ds, batch_size=2))
     np.testing.assert_array_equal(batches[0][0].numpy(), a[[5, 0]])
     np.testing.assert_array_equal(batches[1][1].numpy(), [3])
+
+
+def test_embedding_layer_settings_reach_the_functional_form():
+    """awd-lstm-lm: ``F.embedding(words, w, embed.padding_idx, embed.max_norm, embed.norm_type,
+    embed.scale_grad_by_freq, embed.sparse)`` on Jittor's Embedding (torch's attribute defaults)."""
+    embed = jnn.Embedding(6, 3)
+    words = jt.array(np.array([[0, 5], [2, 2]], dtype=np.int32))
+    out = nn.embedding(words, embed.weight, embed.padding_idx, embed.max_norm, embed.norm_type,
+                       embed.scale_grad_by_freq, embed.sparse)
+    np.testing.assert_array_equal(out.numpy(), embed.weight.numpy()[words.numpy()])
+    try:
+        nn.embedding(words, embed.weight, max_norm=1.0)
+    except shims.UnportedError as e:
+        assert "max_norm" in str(e)
+    else:
+        raise AssertionError("max_norm= must raise")
