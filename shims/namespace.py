@@ -20,7 +20,7 @@ import functools
 import importlib
 from typing import Any, Dict, Iterator, Mapping
 
-from porter.mapping import default_table
+from porter.mapping import SPREAD, default_table
 
 from .unported import UnportedError, unported
 
@@ -101,6 +101,8 @@ def _apply_policy(entry, args, kwargs):
             shifted = shifted or positional
         elif positional and (not shifted or name is None):
             out_args.append(value)
+        elif entry.rename.get(name) == SPREAD:  # torch.zeros(size=s): Jittor's zeros(*shape)
+            out_args[:0] = list(value)
         else:
             out_kwargs[entry.rename.get(name, name)] = value
     return out_args, out_kwargs, then
@@ -127,7 +129,12 @@ def _with_policy(entry, obj):
                 # lazy: shims.nn imports this module (its classes as torch values) through shims' __init__
                 from .nn import with_dtype
                 with_dtype(self, dtype)
-        return type(obj.__name__, (obj,), {"__init__": __init__, "__module__": obj.__module__,
+        # isinstance(m, nn.Linear) with the value (minGPT's whitelist of decayed modules) holds
+        # for the layers the converted calls build: the target class's own instances
+        meta = type(f"{obj.__name__}Policy", (type(obj),), {
+            "__instancecheck__": lambda cls, inst: isinstance(inst, obj),
+            "__subclasscheck__": lambda cls, sub: issubclass(sub, obj)})
+        return meta(obj.__name__, (obj,), {"__init__": __init__, "__module__": obj.__module__,
                                            "__doc__": obj.__doc__})
     return functools.wraps(obj)(call)
 

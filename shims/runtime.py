@@ -86,8 +86,12 @@ class Device:
 
     __slots__ = ("type", "index")
 
-    def __init__(self, type: str = "cpu", index=None):
-        if ":" in type:
+    def __init__(self, type="cpu", index=None):
+        if isinstance(type, Device):  # torch.device(device)
+            type, index = type.type, type.index if index is None else index
+        elif isinstance(type, int):  # torch.device(0): a CUDA ordinal
+            type, index = "cuda", type
+        elif ":" in type:
             type, idx = type.split(":", 1)
             index = int(idx)
         self.type = type

@@ -10,9 +10,6 @@ from porter import convert_source
 CASES = [
     # (snippet, code, api, kind) -- kind: "unsupported" or "warning"
     ("import torch\n"
-     "def f(x, target):\n"
-     "    return x.to(target)\n", "JT104", "torch.Tensor.to", "unsupported"),
-    ("import torch\n"
      "def f(y, x, v):\n"
      "    return torch.autograd.grad(y, x, v, is_grads_batched=True)\n", "JT103", "torch.autograd.grad",
      "unsupported"),

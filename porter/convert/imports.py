@@ -95,6 +95,9 @@ class _ImportRewriter(cst.CSTTransformer):
         keep: List[ImportBinding] = []
         jittor: Dict[str, List[Tuple[str, str]]] = {}
         guarded = small in self.guarded
+        # ``import numpy as np, torch``: numpy stays, whatever becomes of torch
+        foreign = [cst.parse_statement(f"import {', '.join(rec.foreign_aliases)}").body[0]] \
+            if rec.foreign_aliases else []
         for b in rec.bindings:
             if id(b) in self.result.kept_bindings:
                 keep.append(b)
@@ -116,9 +119,9 @@ class _ImportRewriter(cst.CSTTransformer):
             names = ", ".join(b.qualname for b in keep)
             keep = []
             jittor_imports = [cst.parse_statement(_import_text(m, n)).body[0] for m, n in jittor.items()]
-            return [*jittor_imports, cst.parse_statement(
+            return [*foreign, *jittor_imports, cst.parse_statement(
                 f"raise ImportError({names + ': no Jittor port (jtport)'!r})").body[0]]
-        out: List[cst.BaseSmallStatement] = [_placeholder(b.local, b.qualname) for b in keep]
+        out: List[cst.BaseSmallStatement] = [*foreign, *(_placeholder(b.local, b.qualname) for b in keep)]
         for module, names in jittor.items():
             out.append(cst.parse_statement(_import_text(module, names)).body[0])
         for local, origin in rec.python_names.items():  # a star import's non-torch names (math)

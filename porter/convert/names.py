@@ -135,6 +135,9 @@ class ImportRecord:
     #: a resolved star import's names that are not torch's, used by the file: local -> origin
     #: (``math`` -> ``math``, ``Optional`` -> ``typing.Optional``)
     python_names: Dict[str, str] = field(default_factory=dict)
+    #: an ``import numpy as np, torch`` statement's other modules, as written (``numpy as np``):
+    #: kept whatever the torch names become
+    foreign_aliases: List[str] = field(default_factory=list)
 
 
 @dataclass
@@ -302,6 +305,8 @@ class _Resolver(Visitor):
         self.attribute_names = attribute_names
         self.written: Set[cst.CSTNode] = set()     # attribute targets of assignments
         self.library_heads: Set[cst.Name] = set()  # heads bound to _VALUE_LIBRARIES or their values
+        #: torch names the file assigns (``nn.MaskedLinear = MaskedLinear``): the project's own
+        self.assigned_torch_names: Set[str] = set()
         self.receivers: Set[cst.CSTNode] = set()   # expressions whose attribute is read
         self.star = star
         self.stars: List[Tuple[ImportRecord, Mapping[str, str]]] = []  # resolvable star imports seen
@@ -419,6 +424,7 @@ class _Resolver(Visitor):
     # -- imports ------------------------------------------------------------------
     def visit_Import(self, node: cst.Import) -> bool:
         bindings = []
+        others = []
         for alias in node.names:
             name = dotted_name_of(alias.name)
             if alias.asname is not None:
@@ -433,8 +439,10 @@ class _Resolver(Visitor):
                 self._bind(local, b)
             else:
                 self._bind(local, _foreign_binding(name, local, qual, True))
+                others.append(name if alias.asname is None else f"{name} as {local}")
         if bindings:
-            self.out.imports.append(ImportRecord(node, bindings, top_level=self.depth == 0))
+            self.out.imports.append(ImportRecord(node, bindings, top_level=self.depth == 0,
+                                                 foreign_aliases=others))
             self._heat_statement()
         return False
 
@@ -561,6 +569,12 @@ class _Resolver(Visitor):
         self.visit(node.value)
         for t in node.targets:
             self._bind_target(t.target)
+            # ``nn.MaskedLinear = MaskedLinear``: a name of the file's own, attached under its name
+            parts = dotted(t.target) if isinstance(t.target, cst.Attribute) else None
+            binding = self._lookup(parts[0]) if parts else None
+            if isinstance(binding, ImportBinding) and binding.is_module and isinstance(node.value, cst.Name) \
+                    and node.value.value == parts[-1] and not isinstance(self._lookup(parts[-1]), ImportBinding):
+                self.assigned_torch_names.add(".".join([binding.qualname, *parts[1:]]))
             if isinstance(t.target, cst.Name) and _root_of(node.value) in self.library_heads:
                 # ``img = PIL.Image.open(p)``, then ``img = img.crop(...)``: still PIL's
                 self._bind(t.target.value, _LIBRARY_VALUE)
@@ -699,4 +713,8 @@ def resolve(module: cst.Module, method_names: Sequence[str] = (),
     """
     r = _Resolver(method_names, identifiers, star, attribute_names)
     r.visit(module)
+    if r.assigned_torch_names:  # the project's own names on a torch module are not torch's
+        own = tuple(r.assigned_torch_names)
+        r.out.uses = {n: q for n, q in r.out.uses.items()
+                      if not any(q == a or q.startswith(a + ".") for a in own)}
     return r.out

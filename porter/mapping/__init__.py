@@ -9,6 +9,8 @@ qualified name; tensor methods are keyed ``torch.Tensor.<name>``.  A row::
     target = "jittor.nn.leaky_relu"   # jittor.* or shims.*; ".name" = a method of the receiver
     params = ["input", "negative_slope", "inplace"]   # torch's positional order
     rename = { negative_slope = "scale" }             # torch keyword -> target keyword
+                                      # ("*": its value becomes the positional arguments of a
+                                      # target taking ``*shape``: zeros(size=s) -> jt.zeros(*s))
     drop = { inplace = "Jittor ops never modify their input; harmless" }
     reject = { padding_mode = { reason = "...", allow = ["'zeros'"] } }
     then = { requires_grad = ".requires_grad_" }      # the argument becomes a method call on
@@ -112,6 +114,9 @@ class ApiEntry:
             and bool(self.rename or self.drop or self.reject or self.then
                      or any(self.lacks_factory(n) for n in FACTORY_KEYWORDS))
 
+
+#: a ``rename`` target: the keyword's value becomes the target's positional arguments
+SPREAD = "*"
 
 #: torch's factory keywords (a layer's or tensor's placement and type)
 FACTORY_KEYWORDS = ("device", "dtype")

@@ -34,16 +34,29 @@ _REBUILD = _Global("torch._utils", "_rebuild_tensor_v2")
 _ORDERED_DICT = _Global("collections", "OrderedDict")
 
 
-class _ModuleImage:
+def _class_global(cls: type, where: str) -> _Global:
+    """``cls`` by import path; TypeError for a class defined inside a function (not importable)."""
+    if "<" in cls.__qualname__ or cls.__module__ is None:
+        raise TypeError(f"shims.save: {where} is a {cls.__qualname__}, defined inside a function: "
+                        "its class cannot be found by import path when loading")
+    return _Global(cls.__module__, cls.__qualname__)
+
+
+class _ObjectImage:
+    """A plain Python object as pickle protocol 2 writes one (``torch.save(corpus)``): its class by
+    import path, then its ``__dict__`` (values saved as :func:`_plain` saves them)."""
+
+    def __init__(self, obj, where: str):
+        self.cls = _class_global(type(obj), where)
+        self.state = {k: _plain(v, f"{where}.{k}") for k, v in vars(obj).items()}
+
+
+class _ModuleImage(_ObjectImage):
     """A whole Jittor module as ``torch.save(model)`` pickles one: its class by import path, then
     a module ``__dict__`` holding its state_dict (flat dotted names) and its training flag."""
 
     def __init__(self, module: jt.Module, where: str):
-        cls = type(module)
-        if "<" in cls.__qualname__ or cls.__module__ is None:
-            raise TypeError(f"shims.save: {where} is a {cls.__qualname__}, defined inside a function: "
-                            "its class cannot be found by import path when loading; save its state_dict()")
-        self.cls = _Global(cls.__module__, cls.__qualname__)
+        self.cls = _class_global(type(module), where)
         params = collections.OrderedDict((k, _plain(v, f"{where}.{k}")) for k, v in module.state_dict().items())
         self.state = {"training": bool(getattr(module, "is_train", True)), "_parameters": params,
                       "_buffers": collections.OrderedDict(), "_modules": collections.OrderedDict(),
@@ -92,7 +105,7 @@ class _TorchPickler(pickle._Pickler):  # the Python pickler lets save_global be 
         super().save_global(obj, name)
 
     def save_module_image(self, obj):
-        """A whole module as protocol 2 pickles an object: its class, NEWOBJ, BUILD of its state."""
+        """A module or plain object as protocol 2 pickles one: its class, NEWOBJ, BUILD of its state."""
         self.save(obj.cls)
         self.write(pickle.EMPTY_TUPLE + pickle.NEWOBJ)
         self.memoize(obj)
@@ -102,6 +115,7 @@ class _TorchPickler(pickle._Pickler):  # the Python pickler lets save_global be 
     dispatch = dict(pickle._Pickler.dispatch)
     dispatch[_Global] = save_global
     dispatch[_ModuleImage] = save_module_image
+    dispatch[_ObjectImage] = save_module_image
 
 
 def _plain(obj, where="obj"):
@@ -118,8 +132,21 @@ def _plain(obj, where="obj"):
     if isinstance(obj, (list, tuple)):
         items = [_plain(v, f"{where}[{i}]") for i, v in enumerate(obj)]
         return items if isinstance(obj, list) else tuple(items)
+    if _plain_object(obj):
+        return _ObjectImage(obj, where)
     raise TypeError(f"shims.save: {where} is a {type(obj).__name__}; only Vars/arrays, numbers, "
-                    "strings, Jittor modules and dict/list/tuple containers can be saved in torch's format")
+                    "strings, Jittor modules, dict/list/tuple containers and plain objects (state in "
+                    "__dict__, no __reduce__ of their own) can be saved in torch's format")
+
+
+def _plain_object(obj) -> bool:
+    """An instance whose pickled form is its class and ``__dict__``: no ``__reduce__``/
+    ``__reduce_ex__``/``__getstate__`` of its own (those could name any callable to run on load)."""
+    cls = type(obj)
+    own = any(getattr(cls, m, None) is not getattr(object, m, None)
+              for m in ("__reduce__", "__reduce_ex__", "__getstate__"))
+    return not own and isinstance(getattr(obj, "__dict__", None), dict) and not isinstance(obj, type) \
+        and not hasattr(cls, "__slots__")
 
 
 def save(obj, f) -> None:
@@ -131,10 +158,13 @@ def save(obj, f) -> None:
     (``torch.save(model)``) is written as torch pickles one, naming the converted class by its
     import path, with the model's state_dict: ``shims.load(f, weights_only=False)`` (an explicit
     trust flag, as torch's) imports that class, constructs it without arguments and loads the
-    state; torch itself cannot load it (the class is a Jittor one).  A path is written
+    state; torch itself cannot load it (the class is a Jittor one).  A plain object of the
+    program's own (``torch.save(corpus)``: its state in ``__dict__``, no ``__reduce__`` of its
+    own) is pickled as torch pickles it: its class by import path, then its ``__dict__``.  A path is written
     atomically: a temporary file beside it is renamed over it once complete, so an interrupted
     save never leaves a half-written file in place of a good one.  Raises TypeError naming the
-    offending entry for anything else (arbitrary objects, classes defined in functions).
+    offending entry for anything else (objects with a ``__reduce__`` of their own, classes
+    defined in functions).
     """
     obj = _plain(obj)
     buf = io.BytesIO()

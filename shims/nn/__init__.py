@@ -11,15 +11,17 @@ distances (:mod:`.distance`), upsampling (:mod:`.upsampling`), rearranging layer
 (:mod:`.dropouts`), attention and transformers (:mod:`.transformer`).  Names that Jittor already
 gets right are not repeated here: use ``jittor.nn`` for them.
 """
-from . import (activations, containers, conv, convolution1d, distance, dropouts, forward, functional,  # noqa: F401
-               losses, max_pool, module, norm, padding, param_flag, pooling, pooling1d, pretrained, rearrange, rnn,
-               transformer, upsampling)
+from . import (  # noqa: F401
+    activations, containers, conv, convolution1d, distance, dropouts, embeddings, forward, functional,
+    losses, max_pool, module, norm, padding, param_flag, pooling, pooling1d, pretrained, rearrange, rnn,
+    transformer, upsampling)
 from .activations import *  # noqa: F401,F403
 from .containers import *  # noqa: F401,F403
 from .conv import *  # noqa: F401,F403
 from .convolution1d import *  # noqa: F401,F403
 from .distance import *  # noqa: F401,F403
 from .dropouts import *  # noqa: F401,F403
+from .embeddings import *  # noqa: F401,F403
 from .param_flag import *  # noqa: F401,F403
 from .functional import *  # noqa: F401,F403
 from .losses import *  # noqa: F401,F403
@@ -39,4 +41,4 @@ __all__ = [*module.__all__, *pooling.__all__, *max_pool.__all__, *norm.__all__, 
            *rnn.__all__, *dropouts.__all__, *transformer.__all__, *losses.__all__, *activations.__all__,
            *pooling1d.__all__, *padding.__all__, *rearrange.__all__, *distance.__all__, *upsampling.__all__,
            *convolution1d.__all__, *containers.__all__, *pretrained.__all__,
-           *param_flag.__all__]
+           *param_flag.__all__, *embeddings.__all__]

@@ -295,8 +295,29 @@ def weight_norm(module, name: str = "weight", dim: Optional[int] = 0):
     object.__setattr__(module, name + "_g", _leaf(_norm_except_dim(weight, dim)))
     object.__setattr__(module, name + "_v", _leaf(weight))
     inner = module.execute
-    object.__setattr__(module, "execute", _WeightNormCall(module, name, dim, inner))
+    call = _WeightNormCall(module, name, dim, inner)
+    object.__setattr__(module, "execute", call)
+    module.__class__ = _with_computed_attr(type(module), name, call)
     return module
+
+
+def _with_computed_attr(cls: type, name: str, call: _WeightNormCall) -> type:
+    """``cls`` with ``name`` readable between calls, as torch's weight_norm leaves it (TCN's
+    ``self.conv1.weight.normal_(0, 0.01)`` after ``weight_norm(conv1)``): the value set during a
+    call, else computed from g and v. A class attribute, so ``state_dict`` never holds it."""
+
+    def get(module):
+        value = module.__dict__.get(name)
+        return value if value is not None else call.compute()
+
+    def put(module, value):
+        module.__dict__[name] = value
+
+    def drop(module):
+        module.__dict__.pop(name, None)
+
+    return type(cls.__name__, (cls,), {name: property(get, put, drop), "__module__": cls.__module__,
+                                       "__qualname__": cls.__qualname__, "_weight_norm_base": cls})
 
 
 def remove_weight_norm(module, name: str = "weight"):
@@ -308,5 +329,6 @@ def remove_weight_norm(module, name: str = "weight"):
     object.__delattr__(module, name + "_g")
     object.__delattr__(module, name + "_v")
     object.__delattr__(module, "execute")
+    module.__class__ = type(module).__dict__.get("_weight_norm_base", type(module))
     object.__setattr__(module, name, _leaf(weight))
     return module

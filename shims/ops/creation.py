@@ -103,7 +103,11 @@ def as_tensor(data, dtype=None, device=None):
 
 
 def from_numpy(ndarray):
-    """``torch.from_numpy`` (a copy; 64-bit arrays become 32-bit under Jittor's default policy)."""
+    """``torch.from_numpy`` (a copy; 64-bit arrays become 32-bit under Jittor's default policy).
+    An ndarray subclass (``np.memmap``: nanoGPT's token files) is viewed as a plain ndarray, which
+    is all ``jt.array`` takes."""
+    if isinstance(ndarray, np.ndarray) and type(ndarray) is not np.ndarray:
+        ndarray = ndarray.view(np.ndarray)
     return jt.array(ndarray)
 
 

@@ -18,7 +18,7 @@ from ._common import _FLOAT_DTYPES, exact_scalar, scalar_dtype
 __all__ = [
     "tensor_type", "byte", "char", "short", "is_complex", "is_floating_point", "is_signed", "element_size", "real",
     "conj", "angle", "is_conj", "is_neg", "resolve_conj", "resolve_neg", "promote_types", "result_type", "can_cast",
-    "isreal",
+    "isreal", "tensor_to",
 ]
 
 
@@ -249,3 +249,34 @@ for _name, _make in [*((n, _scalar_first) for n in _REFLECTED), *((n, _exact_ope
         _patched = _make(_name, getattr(jt.Var, _name))
         _patched._shims = True
         setattr(jt.Var, _name, _patched)
+
+
+def _as_dtype(value):
+    """The Jittor dtype named by ``value`` (``jt.float32``, ``x.dtype``, ``"float64"``), or None
+    when it names none (a device: ``"cuda:0"``, ``Device``, an index, None)."""
+    name = getattr(value, "__name__", None) if callable(value) else value
+    if isinstance(name, str) or type(name).__name__ == "NanoString":
+        name = str(name)
+        return name if name in _DTYPE_NAMES else None
+    return None
+
+
+def tensor_to(x, *args, **kwargs):
+    """torch's ``x.to(...)`` where the converter cannot tell a move from a cast (``x.to(arg)``,
+    ``x.to(*args, **kwargs)``): devices, ``non_blocking``, ``memory_format`` change nothing
+    (Jittor places every Var by one global flag); a dtype, or another tensor's dtype, casts;
+    ``copy=True`` copies. A Jittor layer casts its floating parameters (torch's ``Module.to``);
+    anything else (a project's own object) gets its own ``.to``."""
+    dtype = _as_dtype(kwargs.get("dtype"))
+    for a in args:
+        if isinstance(a, jt.Var):
+            dtype = str(a.dtype)
+        elif _as_dtype(a) is not None:
+            dtype = _as_dtype(a)
+    if isinstance(x, jt.Module) and not hasattr(x, "to"):  # Jittor's own layers: torch's Module.to
+        from ..nn.module import _cast_floats  # lazy: shims.nn imports the ops
+        return x if dtype is None else _cast_floats(x, dtype)
+    if not isinstance(x, jt.Var):
+        return x.to(*args, **kwargs)
+    out = x if dtype is None or str(x.dtype) == dtype else x.cast(dtype)
+    return out.clone() if kwargs.get("copy") and out is x else out

@@ -13,7 +13,7 @@ import numpy as np
 
 from . import dropout as dropouts
 from . import functional as F
-from ._common import _inplace
+from ._common import _inplace, _size
 from .gather_scatter import index_add, index_copy, index_fill, index_put, masked_scatter, put
 from .linalg import addbmm, addmm, addmv, addr, renorm
 from .pointwise import (_INPLACE, atan2, bitwise_left_shift, bitwise_not, bitwise_right_shift, clamp, clamp_max,
@@ -32,7 +32,7 @@ __all__ = [
     "addr_",
     "addbmm_", "addmm_", "addmv_", "baddbmm_", "digamma_", "lgamma_", "masked_scatter_", "index_put_", "put_",
     "bitwise_left_shift_", "bitwise_right_shift_", "dropout_", "alpha_dropout_", "feature_dropout_",
-    "feature_alpha_dropout_",
+    "feature_alpha_dropout_", "resize_", "resize_as_",
 ]
 
 
@@ -196,3 +196,20 @@ alpha_dropout_ = _inplace(_dropout("alpha_dropout"), "alpha_dropout_")
 feature_dropout_ = _inplace(feature_dropout, "feature_dropout_")
 feature_alpha_dropout_ = _inplace(_dropout("feature_alpha_dropout"), "feature_alpha_dropout_")
 
+
+def _resized(input, *sizes, memory_format=None):
+    """``input`` with torch's ``resize_`` shape: its leading elements (row-major) kept, the rest
+    new. Torch leaves new elements uninitialised; here they are zeros."""
+    shape = _size(sizes)
+    n = math.prod(shape)
+    have = int(np.prod(input.shape))
+    if have == 0:
+        return jt.zeros(shape, input.dtype)
+    flat = input.reshape(-1)
+    if n <= have:
+        return flat[:n].reshape(shape) if n else jt.zeros(shape, input.dtype)
+    return jt.concat([flat, jt.zeros((n - have,), input.dtype)]).reshape(shape)
+
+
+resize_ = _inplace(_resized, "resize_")
+resize_as_ = _inplace(lambda x, other, memory_format=None: _resized(x, tuple(other.shape)), "resize_as_")

@@ -164,3 +164,30 @@ def test_save_load_round_trip_keeps_dtypes(tmp_path):
                       (back["d"][0], obj["d"][0])]:
         assert got.dtype == want.dtype and got.tobytes() == np.ascontiguousarray(want).tobytes()
     assert back["c"][1:] == [3, "s", None]
+
+
+class _Corpus:
+    """A program's own plain object (awd-lstm-lm caches its dataset with ``torch.save(corpus, fn)``)."""
+
+
+def test_save_writes_a_plain_object_as_pickle_does(tmp_path):
+    corpus = _Corpus()
+    corpus.ids = [1, 2]
+    corpus.train = np.arange(3, dtype=np.int64)
+    shims.save(corpus, tmp_path / "corpus.pt")
+    with zipfile.ZipFile(tmp_path / "corpus.pt") as zf:
+        data = zf.read(next(n for n in zf.namelist() if n.endswith("/data.pkl")))
+
+    class Reader(pickle.Unpickler):
+        def find_class(self, module, name):
+            if (module, name) == ("torch._utils", "_rebuild_tensor_v2"):
+                return lambda storage, *rest: ("tensor", storage, rest[1])
+            if module == "torch":  # the storage's type (LongStorage), inside its persistent id
+                return name
+            return super().find_class(module, name)
+
+        def persistent_load(self, pid):
+            return pid[2]  # the storage's key
+
+    back = Reader(io.BytesIO(data)).load()
+    assert type(back) is _Corpus and back.ids == [1, 2] and back.train == ("tensor", "0", (3,))

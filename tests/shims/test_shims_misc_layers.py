@@ -1,7 +1,7 @@
 """Public ``shims`` names without a torch case of their own, checked against numpy references."""
 import numpy as np
 
-import shims  # noqa: F401  (Jittor's settings, before Jittor is imported)
+import shims  # (Jittor's settings, before Jittor is imported)
 import jittor as jt
 from jittor import nn as jnn
 from shims import nn
@@ -20,6 +20,22 @@ def test_remove_weight_norm_folds_back_a_plain_weight():
     want = v * g / np.sqrt((v.astype(np.float64) ** 2).sum(axis=(1, 2, 3), keepdims=True))
     np.testing.assert_allclose(conv.weight.numpy(), want, rtol=1e-6)
     np.testing.assert_allclose(conv(x).numpy(), before, rtol=1e-5, atol=1e-6)
+
+
+def test_weight_norm_weight_is_readable_between_calls():
+    """torch leaves ``conv.weight`` (g * v / |v|) on the module after ``weight_norm``; TCN calls
+    ``conv.weight.normal_(0, 0.01)`` on it in ``init_weights`` (no effect on g and v)."""
+    conv = nn.weight_norm(jnn.Conv1d(2, 3, 2))
+    v, g = conv.weight_v.numpy(), conv.weight_g.numpy()
+    want = v * g / np.sqrt((v.astype(np.float64) ** 2).sum(axis=(1, 2), keepdims=True))
+    np.testing.assert_allclose(conv.weight.numpy(), want, rtol=1e-6)
+    conv.weight.normal_(0, 0.01)
+    np.testing.assert_array_equal(conv.weight_v.numpy(), v)
+    x = jt.array(RNG.standard_normal((1, 2, 6)).astype(np.float32))
+    assert conv(x).shape == [1, 3, 5] and "weight" not in conv.state_dict()
+    assert type(conv).__name__ == "Conv1d" and isinstance(conv, jnn.Conv1d)
+    nn.remove_weight_norm(conv)
+    assert type(conv) is jnn.Conv1d and sorted(conv.state_dict()) == ["bias", "weight"]
 
 
 def test_replication_pad_matches_numpy_edge_pad():
@@ -48,3 +64,19 @@ def test_tensor_dataset_and_subset_through_the_loader():
     batches = list(DataLoader(ds, batch_size=2))
     np.testing.assert_array_equal(batches[0][0].numpy(), a[[5, 0]])
     np.testing.assert_array_equal(batches[1][1].numpy(), [3])
+
+
+def test_embedding_layer_settings_reach_the_functional_form():
+    """awd-lstm-lm: ``F.embedding(words, w, embed.padding_idx, embed.max_norm, embed.norm_type,
+    embed.scale_grad_by_freq, embed.sparse)`` on Jittor's Embedding (torch's attribute defaults)."""
+    embed = jnn.Embedding(6, 3)
+    words = jt.array(np.array([[0, 5], [2, 2]], dtype=np.int32))
+    out = nn.embedding(words, embed.weight, embed.padding_idx, embed.max_norm, embed.norm_type,
+                       embed.scale_grad_by_freq, embed.sparse)
+    np.testing.assert_array_equal(out.numpy(), embed.weight.numpy()[words.numpy()])
+    try:
+        nn.embedding(words, embed.weight, max_norm=1.0)
+    except shims.UnportedError as e:
+        assert "max_norm" in str(e)
+    else:
+        raise AssertionError("max_norm= must raise")

@@ -5,7 +5,7 @@ torch classes as values (``shims.namespace``), compile markers (``shims.jit``), 
 import numpy as np
 import pytest
 
-import shims  # noqa: F401  (first: Jittor's settings)
+import shims  # (first: Jittor's settings)
 import jittor as jt
 from shims import jit
 from shims.namespace import namespace
@@ -18,6 +18,23 @@ def test_torch_class_as_value_takes_torchs_arguments():
     assert isinstance(layer, jt.nn.ReLU)  # isinstance against Jittor's class still holds
     assert layer(jt.array([-1.0, 2.0])).numpy().tolist() == [0.0, 2.0]
     assert namespace("torch.nn").ReLU is relu  # one class per name: isinstance against it works too
+
+
+def test_torch_class_value_recognises_the_layers_converted_calls_build():
+    """minGPT: ``whitelist = (torch.nn.Linear,)`` (a value: the policy class) then
+    ``isinstance(m, whitelist)`` over layers built by converted calls (Jittor's own class)."""
+    linear = namespace("torch.nn").Linear
+    assert isinstance(jt.nn.Linear(3, 2), linear) and issubclass(jt.nn.Linear, linear)
+    assert not isinstance(jt.nn.ReLU(), linear) and not issubclass(jt.nn.ReLU, linear)
+    assert isinstance(linear(3, 2), (linear,)) and isinstance(linear(3, 2), jt.nn.Linear)
+
+
+def test_from_numpy_takes_an_ndarray_subclass(tmp_path):
+    """nanoGPT reads its tokens through ``np.memmap`` (an ndarray subclass, even after ``astype``)."""
+    np.arange(10, dtype=np.uint16).tofile(tmp_path / "t.bin")
+    data = np.memmap(tmp_path / "t.bin", dtype=np.uint16, mode="r")
+    x = shims.from_numpy(data[2:6].astype(np.int64))
+    assert x.numpy().tolist() == [2, 3, 4, 5]
 
 
 def test_subclass_of_torch_linear_passes_device_and_dtype_positionally():
@@ -37,6 +54,15 @@ def test_factory_with_hidden_keywords():
     z = namespace("torch").zeros(2, device="cpu", dtype=jt.float64)
     assert str(z.dtype) == "float64" and z.numpy().tolist() == [0.0, 0.0]
     assert tuple(namespace("torch.nn").LayerNorm(4, **dd)(jt.ones((2, 4))).shape) == (2, 4)
+
+
+def test_factory_size_keyword_reaches_jittors_star_shape():
+    """``torch.empty(size=(4, 3))`` (pyGAT): Jittor's factories take ``*shape``, no ``size=``."""
+    torch = namespace("torch")
+    dd = {"dtype": jt.float64}
+    assert torch.empty(size=(4, 3)).shape == [4, 3]
+    z = torch.zeros(size=[2, 5], **dd)
+    assert z.shape == [2, 5] and z.dtype == jt.float64 and float(z.sum()) == 0.0
 
 
 def test_compile_markers_are_the_identity():

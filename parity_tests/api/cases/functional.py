@@ -126,6 +126,9 @@ CASES = [
     f("unfold", "out = F.unfold(x, 3, padding=1)"),
     f("fold", "out = F.fold(c, (8, 8), 3, padding=1)", {"c": "f32[2,36,64]"}),
     f("embedding", "out = F.embedding(i, w)", {"i": "i64<0,10>[3,5]", "w": "f32[10,4]"}),
+    # awd-lstm-lm passes its layer's settings positionally; padding_idx=-1 (the last row) gets no gradient
+    f("embedding", "out = F.embedding(i, w, -1, None, 2.0, False, False)", {"i": "i64<0,10>[3,5]", "w": "f32[10,4]"},
+      variant="padding_idx"),
     f("one_hot", "out = F.one_hot(i, 5)", {"i": "i64<0,5>[6]"}),
     f("one_hot", "out = F.one_hot(i)", {"i": "i64<0,5>[6]"}, variant="inferred"),
     f("mse_loss", "out = F.mse_loss(x, y)", {"x": "f32[4,6]", "y": "f32[4,6]"}),

@@ -171,6 +171,11 @@ CASES = [
     # in-place tensor methods
     inplace_m("clamp_min_", "-0.5"), inplace_m("clamp_max_", "max=0.3"),
     m("squeeze_", "y = x[:1] * 1\ny.squeeze_(0)\nout = y"), m("unsqueeze_", "y = x * 1\ny.unsqueeze_(1)\nout = y"),
+    # resize_ (awd-lstm-lm's dropout mask: x.new().resize_((n, 1)).bernoulli_(p)): the leading
+    # elements kept; torch refuses to resize a tensor that requires grad
+    m("resize_", "y = x.detach() * 1\ny.resize_((3, 2))\nout = y", grad=False, variant="shrink"),
+    m("resize_", "y = x.detach()[:2] * 1\ny.resize_(2, 5)\nout = y", grad=False),
+    m("resize_as_", "y = x.detach() * 1\ny.resize_as_(s)\nout = y", {**X, "s": "f32[5,2]"}, grad=False),
     m("t_", "y = x * 1\ny.t_()\nout = y"), m("transpose_", "y = x * 1\ny.transpose_(0, 1)\nout = y"),
     m("swapdims_", "y = x * 1\ny.swapdims_(0, 1)\nout = y"), m("swapaxes_", "y = x * 1\ny.swapaxes_(1, 0)\nout = y"),
     inplace_m("tril_", "1"), inplace_m("triu_", "diagonal=-1"),

@@ -11,7 +11,7 @@ from typing import List, Optional, Tuple
 
 import libcst as cst
 
-from ...mapping import ApiEntry
+from ...mapping import SPREAD, ApiEntry
 from ..names import NATURAL_MODULES, TORCH_MODULES, dotted, dotted_name_of, is_torch_name
 from .base import Rule
 
@@ -77,6 +77,9 @@ def transform_args(entry: ApiEntry, args: List[cst.Arg], then: Optional[list] = 
             shifted = shifted or arg.keyword is None
             continue
         new_name = entry.rename.get(name, name) if name is not None else None
+        if new_name == SPREAD and arg.keyword is not None:  # torch.zeros(size=s) -> jt.zeros(*s)
+            out.insert(0, arg.with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT, star="*"))
+            continue
         if entry.accepts is not None and new_name is not None and new_name not in entry.accepts \
                 and (arg.keyword is not None or shifted):
             return list(args), [], (f"argument {name}=: {entry.target} takes no such argument (it takes "
@@ -87,8 +90,10 @@ def transform_args(entry: ApiEntry, args: List[cst.Arg], then: Optional[list] = 
             out.append(_keyword(arg, new_name))
         else:
             out.append(arg)
-    if len(out) < len(args) and out:
-        out[-1] = out[-1].with_changes(comma=args[-1].comma)
+    if out:
+        comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+        out = [a if a.comma is not cst.MaybeSentinel.DEFAULT else a.with_changes(comma=comma) for a in out[:-1]] \
+            + [out[-1].with_changes(comma=args[-1].comma)]
     return out, notes, None
 
 

@@ -3,10 +3,12 @@
 * ``x.cuda()``, ``x.cpu()``, ``x.to(device)``, ``x.to(device, non_blocking=True)``,
   ``x.to(memory_format=...)`` -> ``x``;
   ``x.to(dtype)``/``x.to(device, dtype)`` keep the cast (``x.to(dtype)``); a ``.to(arg)`` whose
-  argument is neither clearly a device nor a dtype is marked JT104.  (Jittor's ``Var.to("cuda")``
+  argument is neither clearly a device nor a dtype becomes ``shims.tensor_to(x, arg)`` (decided
+  when it runs).  (Jittor's ``Var.to("cuda")``
   would flip the global flag, so placement calls must go.)
 * ``device=``/``non_blocking=`` keywords of torch calls are dropped (torch factory functions).
-* ``torch.device(spec, ...)`` -> ``spec`` (a device stays a printable string);
+* ``torch.device(spec, ...)`` -> ``shims.runtime.Device(spec, ...)`` (torch's ``type``/``index``,
+  equal to its string; code reads ``device.type``);
   ``torch.cuda.is_available()`` -> ``jt.has_cuda``; ``torch.cuda.device_count()`` ->
   ``(1 if jt.has_cuda else 0)`` (Jittor drives one device per process);
   ``torch.cuda.synchronize()`` -> ``jt.sync_all(True)``;
@@ -26,7 +28,7 @@ import libcst as cst
 
 from ..names import dotted
 from .base import Rule
-from .common import BlockRule, code_of, method_name, positional, receiver
+from .common import BlockRule, code_of, method_name, receiver
 
 CODE = "JT104"
 _DTYPES = {"float", "float16", "float32", "float64", "half", "double", "bfloat16", "int", "long",
@@ -99,9 +101,15 @@ class DeviceRule(BlockRule, Rule):
         if name == "to":
             kinds = [self._kind_of_to_arg(a) for a in original.args]
             if "?" in kinds or not kinds:
-                self.ctx.unsupported(original, "torch.Tensor.to", "cannot tell whether this .to() moves "
-                                     "(drop it) or casts (keep it): convert by hand", code=CODE)
-                return updated
+                # decided when it runs: devices change nothing, dtypes cast (shims.tensor_to)
+                self.used = True
+                self.ctx.handled(original.func)
+                self.ctx.note("x.to(arg) with an argument of unknown kind -> shims.tensor_to (a device "
+                              "changes nothing, a dtype casts)")
+                comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+                recv_arg = cst.Arg(updated.func.value, comma=comma if updated.args else cst.MaybeSentinel.DEFAULT)  # type: ignore[union-attr]
+                return cst.Call(func=self.ctx.spell("shims.tensor_to"), args=[recv_arg, *updated.args],
+                                lpar=updated.lpar, rpar=updated.rpar)
             dtypes = [u for u, k in zip(updated.args, kinds) if k == "dtype"]
             if dtypes:
                 self.used = True
@@ -131,10 +139,7 @@ class DeviceRule(BlockRule, Rule):
         if q == "torch.device":
             self.used = True
             self.ctx.handled(original)
-            first = positional(updated)
-            if first:
-                return first[0].value
-            return updated
+            return updated.with_changes(func=self.ctx.spell("shims.runtime.Device"))
         drop = [a for a in updated.args if a.keyword is not None and a.keyword.value in ("device", "non_blocking")]
         if drop:
             self.used = True

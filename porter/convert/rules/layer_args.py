@@ -9,7 +9,7 @@ an argument the target does not take is marked (JT002) instead of passed.
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence
 
 import libcst as cst
 
@@ -36,7 +36,8 @@ class LayerArgsRule(BlockRule, Rule):
 
     def __init__(self, ctx):
         super().__init__(ctx)
-        self.frames: List[Tuple[str, object]] = []        # ("class", row or None) / ("def", name)
+        # ("class", row or None) / ("def", name, its first parameter: the instance's name)
+        self.frames: List[tuple] = []
         self.calls: Dict[cst.Call, ApiEntry] = {}          # original super().__init__ call -> base row
         self.dtypes: Dict[cst.Call, cst.BaseExpression] = {}  # its converted dtype= value
 
@@ -56,18 +57,20 @@ class LayerArgsRule(BlockRule, Rule):
         return updated
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self.frames.append(("def", node.name.value))
+        params = node.params.posonly_params or node.params.params
+        self.frames.append(("def", node.name.value, params[0].name.value if params else "self"))
 
     def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
         self.frames.pop()
         return updated
 
     def plan(self, body: Sequence[cst.BaseStatement]) -> None:
-        if len(self.frames) < 2 or self.frames[-1] != ("def", "__init__") or self.frames[-2][0] != "class":
+        if len(self.frames) < 2 or self.frames[-1][:2] != ("def", "__init__") or self.frames[-2][0] != "class":
             return
         entry = self.frames[-2][1]
         if entry is None:
             return
+        instance = self.frames[-1][2]
         for stmt in body:
             call = stmt_call(stmt)
             if call is None or not _is_super_init(call):
@@ -75,7 +78,8 @@ class LayerArgsRule(BlockRule, Rule):
             self.calls[call] = entry  # type: ignore[assignment]
             if split_factory_dtype(entry, name_factory_args(entry, list(call.args))[0])[1] is not None:  # type: ignore[arg-type]
                 self.edit(stmt, lambda new, call=call: [new, cst.parse_statement(
-                    f"shims.nn.with_dtype(self, {code_of(self.dtypes[call])})")] if call in self.dtypes else [new])
+                    f"shims.nn.with_dtype({instance}, {code_of(self.dtypes[call])})")]
+                    if call in self.dtypes else [new])
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         entry = self.calls.get(original)

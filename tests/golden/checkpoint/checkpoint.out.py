@@ -6,7 +6,7 @@ def save(nets, optims, step, path):
 
 
 def load(nets, optimizer, path):
-    ckpt = shims.load(path, map_location="cpu")
+    ckpt = shims.load(path, map_location=shims.runtime.Device("cpu"))
     for name, net in nets.items():
         shims.load_state_dict(net, ckpt["nets"][name], strict=False)
     shims.load_state_dict(nets["G"], ckpt["nets"]["G"])

@@ -4,7 +4,7 @@ from jittor import nn
 
 
 def main(args):
-    device = "cuda" if jt.has_cuda else "cpu"
+    device = shims.runtime.Device("cuda" if jt.has_cuda else "cpu")
     model = nn.Linear(4, 2)
     model = shims.distributed.DataParallel(model, device_ids=[0, 1])
     head = model.module
@@ -12,7 +12,7 @@ def main(args):
     y = model(x).numpy()
     z = x.to(jt.float32)
     w = x.to(jt.float32)
-    u = x.to(args.target)  # jtport: JT104 torch.Tensor.to: cannot tell whether this .to() moves (drop it) or casts (keep it): convert by hand
+    u = shims.tensor_to(x, args.target)
     if shims.distributed.get_rank() == 0:
         shims.distributed.all_reduce(x)
     jt.sync_all(True)

@@ -25,3 +25,8 @@ def keywords(x, w):
     torch.nn.init.constant_(tensor=w, val=0.5)
     torch.nn.init.xavier_uniform_(w, generator=None)
     return torch.split(tensor=x, split_size_or_sections=2)
+
+
+class Wide(nn.Linear):
+    def __init__(s, n_in, n_out, bias=True, device=None, dtype=None):
+        super().__init__(n_in, n_out, bias, device, dtype)

@@ -27,3 +27,9 @@ def keywords(x, w):
     jt.init.constant_(var=w, value=0.5)
     jt.init.xavier_uniform_(w)
     return jt.split(d=x, split_size=2)
+
+
+class Wide(shims.namespace("torch.nn").Linear):
+    def __init__(s, n_in, n_out, bias=True, device=None, dtype=None):
+        super().__init__(n_in, n_out, bias)
+        shims.nn.with_dtype(s, dtype)
