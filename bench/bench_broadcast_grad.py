@@ -8,20 +8,19 @@ ratio widened/plain.  Usage: ``python bench/bench_broadcast_grad.py [--repeat 10
 """
 from __future__ import annotations
 
-import argparse
-import statistics
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-
-import numpy as np  # noqa: E402
+sys.path.insert(0, str(ROOT / "bench"))  # interleaved.py, however the script is started
 
 import shims  # noqa: E402
 from shims import jt  # noqa: E402
 from shims.ops.broadcast_grad import sequential_float32_sums  # noqa: E402
+
+from interleaved import compare_table  # noqa: E402
 
 
 def cases():
@@ -51,26 +50,16 @@ def _once(params, f, x) -> float:
     return time.perf_counter() - t
 
 
+def _timed(build):
+    """``once(x)`` for a case's ``build``: forward + backward of its loss, in seconds."""
+    params, f = build()
+    return lambda x: _once(params, f, x)
+
+
 def main(argv=None) -> int:
     """Time every case both ways; print medians and ratios."""
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--repeat", type=int, default=10)
-    args = ap.parse_args(argv)
-    print(f"{'case':<34} {'widened ms':>11} {'plain ms':>9} {'ratio':>6}")
-    for name, shape, build in cases():
-        params, f = build()
-        x = jt.array(np.random.default_rng(0).standard_normal(shape).astype(np.float32)).stop_grad()
-        wide, plain = [], []
-        _once(params, f, x)  # compile
-        with sequential_float32_sums():
-            _once(params, f, x)
-        for _ in range(args.repeat):
-            wide.append(_once(params, f, x))
-            with sequential_float32_sums():
-                plain.append(_once(params, f, x))
-        w, p = statistics.median(wide) * 1e3, statistics.median(plain) * 1e3
-        print(f"{name:<34} {w:>11.2f} {p:>9.2f} {w / p:>6.2f}")
-    return 0
+    return compare_table([(name, shape, _timed(build)) for name, shape, build in cases()],
+                         sequential_float32_sums, ("widened ms", "plain ms"), argv)
 
 
 if __name__ == "__main__":

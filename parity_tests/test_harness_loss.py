@@ -91,6 +91,8 @@ def test_second_order_loss_matches(project, capsys):
     assert main([str(spec), "--out", str(project / "out_r1")]) == 0
     out = capsys.readouterr().out
     assert "ok   forward" in out and "ok   grads" in out and "ok   steps" in out, out
+    # a passing gradient row says how accurate it is (the per-term figure a user reports)
+    assert "float32 error at most" in out.split("ok   grads", 1)[1].split("\n", 2)[1], out
     converted = (project / "out_r1" / "loss_jittor" / "terms.py").read_text()
     assert "import torch" not in converted and "jt.grad(" in converted, converted
 

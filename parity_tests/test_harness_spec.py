@@ -157,7 +157,7 @@ def test_shipped_loss_modules_convert_whole():
 
     losses = {load_spec(path).loss.split(":")[0] for path in (ROOT / "examples" / "upstream").glob("*.toml")
               if load_spec(path).loss}
-    assert {"stylegan2_losses", "mccnet_losses", "neus_losses", "stargan_v2_losses"} <= losses
+    assert {"stylegan2_losses", "mccnet_losses", "neus_losses", "stargan_v2_losses", "hisd_losses"} <= losses
     for module in sorted(losses):
         source = ROOT / "examples" / "upstream" / f"{module}.py"
         code = convert_source(source.read_text(encoding="utf8"), str(source)).code

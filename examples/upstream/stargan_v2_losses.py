@@ -31,17 +31,24 @@ def r1_reg(d_out, x_in):
     return 0.5 * grad_dout2.view(batch_size, -1).sum(1).mean(0)
 
 
-def stargan_v2_d(D, inputs, outputs, lambda_reg=1.0):
-    """``compute_d_loss``: real images of their own domain (with R1), fake images of the target
-    domain.  The fakes come from the generator under ``no_grad`` there, so the discriminator's
-    gradients do not depend on how they were made: here they are the spec's seeded ``x_fake``."""
+def stargan_v2_d_terms(D, inputs, outputs):
+    """``compute_d_loss``'s terms by name: ``real`` (real images of their own domain), ``reg``
+    (R1 on them) and ``fake`` (fake images of the target domain).  The fakes come from the
+    generator under ``no_grad`` there, so the discriminator's gradients do not depend on how they
+    were made: here they are the spec's seeded ``x_fake``."""
     x_real = inputs["x_real"].detach().requires_grad_()
     out = D(x_real, inputs["y_org"])
     loss_real = adv_loss(out, 1)
     loss_reg = r1_reg(out, x_real)
     out = D(inputs["x_fake"], inputs["y_trg"])
     loss_fake = adv_loss(out, 0)
-    return loss_real + loss_fake + lambda_reg * loss_reg
+    return {"real": loss_real, "fake": loss_fake, "reg": loss_reg}
+
+
+def stargan_v2_d(D, inputs, outputs, lambda_reg=1.0):
+    """``compute_d_loss``'s total: ``real + fake + lambda_reg * reg``."""
+    terms = stargan_v2_d_terms(D, inputs, outputs)
+    return terms["real"] + terms["fake"] + lambda_reg * terms["reg"]
 
 
 class StarGANv2Nets(nn.Module):
@@ -74,3 +81,23 @@ def stargan_v2_g(nets, inputs, outputs, lambda_sty=1.0, lambda_ds=1.0, lambda_cy
     loss, _terms = compute_g_loss(nets, args, inputs["x_real"], inputs["y_org"], inputs["y_trg"],
                                   z_trgs=[inputs["z_trg"], inputs["z_trg2"]])
     return loss
+
+
+def stargan_v2_g_terms(nets, inputs, outputs):
+    """``compute_g_loss``'s four terms by name (``adv``, ``sty``, ``ds``, ``cyc``), latent-guided,
+    written as upstream writes them: upstream returns them only as ``.item()`` floats, so a
+    gradient row per term (``loss = ["stargan_v2_losses:stargan_v2_g_terms[sty]", ...]``) needs
+    them as tensors.  ``ds`` is the diversity term the total subtracts."""
+    x_real, y_trg = inputs["x_real"], inputs["y_trg"]
+    s_trg = nets.mapping_network(inputs["z_trg"], y_trg)
+    x_fake = nets.generator(x_real, s_trg)
+    loss_adv = adv_loss(nets.discriminator(x_fake, y_trg), 1)
+    s_pred = nets.style_encoder(x_fake, y_trg)
+    loss_sty = torch.mean(torch.abs(s_pred - s_trg))
+    s_trg2 = nets.mapping_network(inputs["z_trg2"], y_trg)
+    x_fake2 = nets.generator(x_real, s_trg2).detach()
+    loss_ds = torch.mean(torch.abs(x_fake - x_fake2))
+    s_org = nets.style_encoder(x_real, inputs["y_org"])
+    x_rec = nets.generator(x_fake, s_org)
+    loss_cyc = torch.mean(torch.abs(x_rec - x_real))
+    return {"adv": loss_adv, "sty": loss_sty, "ds": loss_ds, "cyc": loss_cyc}

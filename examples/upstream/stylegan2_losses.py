@@ -1,5 +1,7 @@
-"""StyleGAN2-ADA's second-order regularisers, in plain torch as ``training/loss.py`` writes them:
-the ``loss = "stylegan2_losses:<name>"`` of ``stylegan2_ada_r1.toml`` and ``stylegan2_ada_pl.toml``.
+"""StyleGAN2-ADA's losses, in plain torch as ``training/loss.py`` writes them: the second-order
+regularisers (the ``loss = "stylegan2_losses:<name>"`` of ``stylegan2_ada_r1.toml`` and
+``stylegan2_ada_pl.toml``) and the four phases' terms on a generator and discriminator held as
+one module (``stylegan2_ada_train.toml``: ``StyleGAN2Nets``, ``stylegan2_terms``).
 ``jtport parity`` runs this file under torch (with the clone on ``sys.path``: it imports the
 clone's ``conv2d_gradfix``) and its conversion (``jtport convert``, done on the fly) under Jittor
 (with the converted clone).  Each function is ``(model, inputs, outputs) -> scalar``; the
@@ -8,7 +10,9 @@ of a gradient (``autograd.grad(create_graph=True)``).
 """
 import numpy as np
 import torch
+import torch.nn as nn
 from torch_utils.ops import conv2d_gradfix
+from training.networks import Discriminator, Generator
 
 
 def stylegan2_r1(D, inputs, outputs, r1_gamma=10.0):
@@ -43,3 +47,33 @@ def stylegan2_pl(G, inputs, outputs, pl_batch_shrink=2, pl_decay=0.01, pl_weight
     pl_penalty = (pl_lengths - pl_mean).square()
     loss_Gpl = pl_penalty * pl_weight
     return (gen_img[:, 0, 0, 0] * 0 + loss_Gpl).mean()
+
+
+class StyleGAN2Nets(nn.Module):
+    """``training_loop.py``'s ``G`` and ``D`` as one module (``G_kwargs``, ``D_kwargs`` as there),
+    the networks ``StyleGAN2Loss`` reads.  Forward: the generator with constant synthesis noise."""
+
+    def __init__(self, G_kwargs, D_kwargs, z_dim=16, c_dim=0, img_resolution=16, img_channels=3):
+        super().__init__()
+        common = dict(c_dim=c_dim, img_resolution=img_resolution, img_channels=img_channels)
+        self.G = Generator(z_dim=z_dim, **common, **G_kwargs)
+        self.D = Discriminator(**common, **D_kwargs)
+
+    def forward(self, z, c):
+        return self.G(z, c, noise_mode="const")
+
+
+def stylegan2_terms(nets, inputs, outputs):
+    """``StyleGAN2Loss.accumulate_gradients``'s four phases by name (no augmentation pipe, no
+    style mixing, constant synthesis noise): ``G_main`` (``softplus(-D(G(z)))``), ``G_reg`` (path
+    length, :func:`stylegan2_pl`), ``D_main`` (``softplus(D(G(z)))`` on the detached fakes plus
+    ``softplus(-D(img))``) and ``D_reg`` (R1, :func:`stylegan2_r1`), each averaged as upstream
+    averages it before its ``backward()``."""
+    z, c = inputs["z"], inputs["c"]
+    gen_img = nets.G.synthesis(nets.G.mapping(z, c), noise_mode="const")
+    loss_Gmain = torch.nn.functional.softplus(-nets.D(gen_img, c)).mean()
+    loss_Dgen = torch.nn.functional.softplus(nets.D(gen_img.detach(), c)).mean()
+    real_logits = nets.D(inputs["img"].detach(), c)
+    loss_Dreal = (real_logits * 0 + torch.nn.functional.softplus(-real_logits)).mean()
+    return {"G_main": loss_Gmain, "G_reg": stylegan2_pl(nets.G, inputs, outputs),
+            "D_main": loss_Dgen + loss_Dreal, "D_reg": stylegan2_r1(nets.D, inputs, outputs)}

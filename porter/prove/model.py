@@ -254,6 +254,7 @@ class ModelParity:
             comps = self._grad_comps(rtol, atol, float64=True)[0]
             return make_row(self.suite, case, comps, None, "float64 on both sides", self.results)
         comps, got32 = self._grad_comps(rtol, atol)
+        accuracy_note = ""
         if "loss64" in self.ref.arrays:
             ref32 = {"loss": self.ref["loss"], **{f"grad/{n}": g for n, g in self.ref.grads.items()}}
             ref64 = {"loss": self.ref["loss64"], **{f"grad/{n}": g for n, g in self.ref.grads64.items()}}
@@ -266,6 +267,8 @@ class ModelParity:
                 note = (f"float32 error up to {ratio:.3g}x torch's own (both against torch's float64 gradients; "
                         f"allowed {accuracy.ROUNDING_FACTOR:g}x whatever rtol/atol say)")
                 return make_row(self.suite, case, noisy + comps, None, note, self.results)
+            # said on a passing row too: a per-term proof reports how accurate each term's gradients are
+            accuracy_note = f"float32 error at most {ratio:.3g}x torch's own (both against float64)"
         if not all(c.ok for c in comps) and "loss64" in self.ref.arrays:
             comps64 = self._grad_comps(rtol, atol, float64=True)[0]
             judged = [c.name for c in comps if not c.ok and c.name not in residue]
@@ -290,7 +293,7 @@ class ModelParity:
         if not all(c.ok for c in comps) and self.ref.act_order:
             div = self.diagnose(rtol, atol) or self.diagnose_gradients(rtol, atol)
         note = ("forward matches, only gradients differ"
-                if ((div is None or div.what != "submodule") and not all(c.ok for c in comps)) else "")
+                if ((div is None or div.what != "submodule") and not all(c.ok for c in comps)) else accuracy_note)
         return make_row(self.suite, case, comps, div, note, self.results)
 
     def torch_float32_error(self) -> float:

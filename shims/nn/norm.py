@@ -14,6 +14,7 @@ import jittor as jt
 import numpy as np
 
 from ..ops import functional as F
+from ..ops._common import float_mean
 from .module import Module
 
 __all__ = ["batch_norm", "instance_norm", "layer_norm", "group_norm", "BatchNorm1d",
@@ -26,12 +27,14 @@ def _moments(x: jt.Var, dims: Sequence[int]):
     """Mean and biased variance over ``dims`` (keepdims), variance in two passes.
 
     The mean gets one correction pass (mean + mean(x - mean)): with |mean|/std ~ 1e3 a plain
-    float32 mean is off by ~1e-5 * |mean|, which shows up after dividing by std."""
+    float32 mean is off by ~1e-5 * |mean|, which shows up after dividing by std.  Both sums
+    accumulate in float64 on the CPU (:func:`~shims.ops._common.float_mean`): a batch statistic
+    over 2^20 float32 terms added one after another was 44x torch's own float32 error."""
     dims = tuple(dims)
-    mean = x.mean(dims=dims, keepdims=True)
-    mean = mean + (x - mean).mean(dims=dims, keepdims=True)
+    mean = float_mean(x, dims, True)
+    mean = mean + float_mean(x - mean, dims, True)
     xc = x - mean
-    return mean, (xc * xc).mean(dims=tuple(dims), keepdims=True)
+    return mean, float_mean(xc * xc, dims, True)
 
 
 def _channel_shape(x: jt.Var):
@@ -301,7 +304,7 @@ def rms_norm(input, normalized_shape, weight=None, eps: Optional[float] = None):
     dims = tuple(range(input.ndim - len(shape), input.ndim))
     if eps is None:
         eps = float(np.finfo(str(input.dtype) if str(input.dtype) != "bfloat16" else "float32").eps)
-    y = input / ((input * input).mean(dims, keepdims=True) + eps).sqrt()
+    y = input / (float_mean(input * input, tuple(dims), True) + eps).sqrt()
     return y if weight is None else y * weight
 
 
