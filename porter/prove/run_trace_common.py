@@ -82,6 +82,13 @@ class Backend:
         """Call ``fn(grad)`` with each gradient computed for ``t``."""
         t.register_hook(fn)
 
+    def before_backward(self, loss: Any) -> None:
+        """A ``backward`` of ``loss`` is about to run (a backend that records output gradients
+        itself, rather than through :meth:`hook`, computes them here)."""
+
+    def end_first_step(self) -> None:
+        """The first step ended: no more output gradients are recorded."""
+
     def captured(self, index: int, root: Any, why: str, tracer: "Tracer") -> None:
         """Model ``index`` was just captured (the runner saves, perturbs or loads its weights)."""
 
@@ -235,6 +242,8 @@ class Tracer:
         self.backward_calls += 1
         value = self.b.to_numpy(loss).astype(np.float64)
         self.losses.append(float(value.sum()) if value.size else float("nan"))
+        if self.step == 0:
+            self.b.before_backward(loss)
         self.loss_steps.append(self.step + 1)
         progress(f"{self.b.side}: step {self.step + 1}/{self.steps}, backward {self.backward_calls}, "
                  f"loss {self.losses[-1]:.6g}")
@@ -262,6 +271,7 @@ class Tracer:
         self.step += 1
         if self.step == 1:
             self._snapshot("param1", grads=bool(self.optimizers))
+            self.b.end_first_step()
         if self.step >= self.steps:
             if self.steps > 1:
                 self._snapshot(f"param{self.step}", grads=False)

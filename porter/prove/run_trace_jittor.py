@@ -7,10 +7,18 @@ runs the converted script unmodified under :class:`~.run_trace_common.Tracer` wi
 * ``jittor.Module.__call__`` and ``shims.nn.Module.__call__`` (first-forward capture, outputs);
 * ``shims.autograd.backward`` (what ``Var.backward``, ``opt.step(loss)`` and ``opt.backward``
   call: the losses);
-* ``jt.randn``/``jt.rand``/``jt.randn_like``/``jt.rand_like`` draw from torch's replayed CPU
+* ``jt.randn``/``jt.rand``/``jt.randn_like``/``jt.rand_like``, ``shims.randint`` and
+  ``jt.randperm`` (what ``torch.randint``/``torch.randperm`` convert to) draw from torch's replayed CPU
   stream (``shims.random_torch``), the ``k``-th draw starting from the state torch's stream had
   before its ``k``-th (``TORCH_DIR/draws.npy``), so data drawn with ``torch.randn``, noise drawn
   inside forward and dropout masks (``shims``' dropout draws ``jt.rand``) are torch's numbers.
+
+The gradient each first-step module output receives is not taken from hooks: a hook node on a
+computed Var (``Var.register_hook``) fires once per consumer under ``shims`` (measured: ``fc1``
+three times in a two-layer net, ``fc2``'s first call with a gradient of ones), so the recorded
+gradients were wrong while every parameter gradient matched.  Instead, before each first-step
+``backward`` one extra ``jt.grad(loss, outputs, retain_graph=True)`` gives every recorded output
+its whole gradient at once (summed over backward calls, as torch's hooks are).
 
 At the ``i``-th capture it loads torch's weights of model ``i`` (``TORCH_DIR/init.npz``, strict:
 a missing or extra key is an error naming it) and moves the replayed stream to where torch's
@@ -31,15 +39,18 @@ import jittor as jt
 from shims import autograd as shims_autograd
 from shims import random_torch
 from shims.optim import optimizers as shims_optim
+from shims.nn.dropouts import dropout as shims_dropout
 
 from .model import to_numpy
 from .run_trace_common import Backend, Tracer, constructing, run_script, traced_backward, traced_call
 
 #: draws made inside Jittor or ``shims`` have no ``torch.rand`` counterpart on the torch side
 #: (``shims``' ``bernoulli`` stands for torch's C kernel) and use Jittor's own generator; except
-#: ``shims``' dropout, whose ``jt.rand`` mask the torch side's dropout draws with ``torch.rand``
+#: ``shims``' dropouts (element, feature and alpha), whose ``jt.rand`` mask the torch side's
+#: dropouts draw with ``torch.rand``: the file those functions are in, taken from the function
+#: (a path written out here went stale when they moved from ``shims/nn`` to ``shims/ops``)
 PORT_LIBS = (f"{os.sep}jittor{os.sep}", f"{os.sep}shims{os.sep}")
-SHARED_IN_SHIMS = os.path.join("shims", "nn", "dropouts.py")
+SHARED_IN_SHIMS = shims_dropout.__code__.co_filename
 _MT_WORDS = 624
 _STATE_AT = 24  # torch's CPUGeneratorImplState: seed (8), left (4), seeded (4), next (8), state[624] (8 each)
 
@@ -73,6 +84,7 @@ class JittorBackend(Backend):
         self.draws = np.load(draws) if draws.exists() else np.zeros((0, 0), np.uint8)
         self.drawn = 0
         self.tracer: Any = None
+        self.outputs: list = []  # (Var, record) of the first step's module outputs
 
     def before_draw(self) -> None:
         """Start the next replayed draw from torch's state before its draw of the same number."""
@@ -96,6 +108,26 @@ class JittorBackend(Backend):
         sd = module.state_dict()
         return {k: to_numpy(v) for k, v in sd.items() if isinstance(v, (jt.Var, np.ndarray))}
 
+    def hook(self, t: Any, fn) -> None:
+        """Keep ``t`` for :meth:`before_backward` (no hook node: see the module docstring)."""
+        self.outputs.append((t, fn))
+
+    def before_backward(self, loss: Any) -> None:
+        """Hand each kept output the gradient ``loss`` sends it (outputs it does not reach: none)."""
+        if not self.outputs or not isinstance(loss, jt.Var):
+            return
+        if loss.numel() != 1:
+            self.tracer.note("a first-step backward of a non-scalar loss: its output gradients are not recorded")
+            return
+        grads, reached = shims_autograd.grads_reached(loss.sum(), [t for t, _ in self.outputs], True)
+        for (_, record), g, r in zip(self.outputs, grads, reached):
+            if r:
+                record(g)
+
+    def end_first_step(self) -> None:
+        """Let go of the first step's outputs."""
+        self.outputs = []
+
     def captured(self, index: int, root: Any, why: str, tracer: Tracer) -> None:
         if self._init is None:
             self._init = dict(np.load(self.reference / "init.npz"))
@@ -108,18 +140,38 @@ class JittorBackend(Backend):
         set_torch_state(random_torch.default_generator, self._init[f"rng/{index}"])
 
 
-def _replayed(backend: JittorBackend, kind: str, own):
-    def draw(*size, dtype="float32", **kw):
+def _replayed(backend: JittorBackend, own, values):
+    """``own`` (a draw of Jittor's generator) drawing ``values(*args, **kw)`` from torch's replayed
+    stream instead, when called from the user's code outside a module's ``__init__``."""
+    def draw(*args, **kw):
         caller = sys._getframe(1).f_code.co_filename
-        library = any(lib in caller for lib in PORT_LIBS) and not caller.endswith(SHARED_IN_SHIMS)
-        if library or constructing(jt.Module):
-            return own(*size, dtype=dtype, **kw)
+        library = any(lib in caller for lib in PORT_LIBS) and caller != SHARED_IN_SHIMS
+        if library or constructing(jt.Module) or kw.get("generator") is not None:
+            return own(*args, **kw)
         backend.before_draw()
+        return values(*args, **kw)
+    return draw
+
+
+def _floats(kind: str):
+    def values(*size, dtype="float32", **_):
         if len(size) == 1 and not isinstance(size[0], (int, np.integer)):
             size = tuple(size[0])
-        values = random_torch.normal(size) if kind == "normal" else random_torch.rand(size)
-        return jt.array(values.reshape(size)).cast(dtype)
-    return draw
+        drawn = random_torch.normal(size) if kind == "normal" else random_torch.rand(size)
+        return jt.array(drawn.reshape(size)).cast(dtype)
+    return values
+
+
+def _randint(low, high=None, size=None, *, dtype=None, **_):
+    """``shims.randint``'s arguments (torch's two forms), torch's numbers, the shim's dtype."""
+    if size is None and isinstance(high, (tuple, list)):
+        low, high, size = 0, low, high
+    return jt.array(random_torch.randint(low, high, size)).cast(dtype or "int32")
+
+
+def _randperm(n, dtype="int32", **_):
+    """``jt.randperm(n)`` (what ``torch.randperm`` converts to), torch's permutation."""
+    return jt.array(np.array(random_torch.randperm(n), np.int64)).cast(dtype)
 
 
 def _like(draw):
@@ -145,11 +197,13 @@ def install(tracer: Tracer) -> None:
     for cls in (jt.Module, shims.nn.Module):
         cls.__call__ = traced_call(tracer, cls.__call__)
     shims_autograd.backward = traced_backward(tracer, shims_autograd.backward, jt.Var)
-    randn, rand = _replayed(tracer.b, "normal", jt.randn), _replayed(tracer.b, "uniform", jt.rand)
+    randn, rand = _replayed(tracer.b, jt.randn, _floats("normal")), _replayed(tracer.b, jt.rand, _floats("uniform"))
     for owner in (jt, shims):
         for name, fn in (("randn", randn), ("rand", rand), ("randn_like", _like(randn)), ("rand_like", _like(rand))):
             if hasattr(owner, name) or owner is jt:
                 setattr(owner, name, fn)
+    shims.randint = _replayed(tracer.b, shims.randint, _randint)
+    jt.randperm = _replayed(tracer.b, jt.randperm, _randperm)
 
 
 def main(argv=None) -> int:

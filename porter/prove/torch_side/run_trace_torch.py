@@ -7,15 +7,17 @@ hooks installed first (nothing in the user's files changes):
 * ``torch.optim.Optimizer.__init__`` (capture) and a global optimizer step post-hook;
 * ``torch.nn.Module.__call__`` (captures at a first forward, records outputs of the first step);
 * ``torch.autograd.backward`` (what ``Tensor.backward`` calls: the losses);
-* ``torch.randn``/``rand``/``randn_like``/``rand_like``: the stream's state before each call is
+* ``torch.randn``/``rand``/``randn_like``/``rand_like``/``randint``/``randperm``: the stream's state before each call is
   kept (``DIR/draws.npy``); the port starts its draw of the same number from it, so data made
   with ``torch.randn``, noise drawn in forward and dropout masks are torch's numbers even where
   building a model consumed the two streams differently;
-* ``torch.nn.functional.dropout``: the mask becomes ``torch.rand(shape) >= p``, a draw of
-  torch's CPU stream that the port replays (``shims.random_torch``), where torch's own
-  ``bernoulli_`` is not replayable; the run is still dropout with keep-probability ``1 - p``;
-* draws the port cannot replay (``bernoulli``, ``normal``, ``multinomial``, the feature
-  dropouts, an RNN's inter-layer dropout) are noted, not changed.
+* ``torch.nn.functional``'s dropouts (``dropout``, ``dropout1d/2d/3d``, ``alpha_dropout``,
+  ``feature_alpha_dropout``, and so the ``nn.Dropout*`` modules): the mask becomes
+  ``torch.rand(shape) >= p`` (``shape[:2]`` for a feature dropout), a draw of torch's CPU stream
+  that the port replays (``shims.random_torch``), where torch's own ``bernoulli_`` is not
+  replayable; the run is still dropout with keep-probability ``1 - p``;
+* draws the port cannot replay (``bernoulli``, ``normal``, ``multinomial``, an RNN's
+  inter-layer dropout) are noted, not changed.
 
 At each capture it saves the model's ``state_dict`` and torch's random-stream state (so the port
 starts where torch's stream stood after building the model) into ``DIR/init.npz``; with
@@ -38,14 +40,17 @@ from ..run_trace_common import Backend, Tracer, constructing, run_script, traced
 from .torch_dump import rounding_perturbed
 
 #: draws the port replays (``jt.randn`` ...: :mod:`.run_trace_jittor`), each from torch's state
-SHARED = ("randn", "rand", "randn_like", "rand_like")
+SHARED = ("randn", "rand", "randn_like", "rand_like", "randint", "randperm")
 #: draws that torch's own code makes (torchvision's transforms) are not counted: the port replays
 #: those inside ``shims`` from ``shims.random_torch`` directly
 TORCH_LIBS = (f"{os.sep}torch{os.sep}", f"{os.sep}torchvision{os.sep}")
-UNSHARED = (("torch", "bernoulli"), ("torch", "normal"), ("torch", "multinomial"),
-            ("torch.nn.functional", "dropout1d"), ("torch.nn.functional", "dropout2d"),
-            ("torch.nn.functional", "dropout3d"), ("torch.nn.functional", "alpha_dropout"),
-            ("torch.nn.functional", "feature_alpha_dropout"))
+UNSHARED = (("torch", "bernoulli"), ("torch", "normal"), ("torch", "multinomial"))
+#: torch's dropouts, redrawn with a ``torch.rand`` mask as ``shims``' dropouts draw theirs:
+#: name -> (feature dropout, alpha dropout, the rank read as unbatched, ``training``'s default)
+DROPOUTS = {"dropout": (False, False, None, True), "dropout1d": (True, False, 2, True),
+            "dropout2d": (True, False, None, True), "dropout3d": (True, False, 4, True),
+            "alpha_dropout": (False, True, None, False), "feature_alpha_dropout": (True, True, None, False)}
+_ALPHA = 1.7580993408473766  # SELU's alpha * scale (torch's constant)
 
 
 class TorchBackend(Backend):
@@ -86,12 +91,24 @@ class TorchBackend(Backend):
         np.savez(self.out / "init.npz", **self.init)
 
 
-def _dropout(original):
-    def dropout(input, p=0.5, training=True, inplace=False):
-        if not training or p == 0:
+def _dropout(original, feature: bool, alpha: bool, unbatched, default: bool):
+    """torch's dropout ``original`` with its mask drawn as ``torch.rand(shape) >= p`` (``shape``:
+    the input's, or ``input.shape[:2]`` for a feature dropout), the draw the port's dropout
+    replays; the scaling is torch's (``1/(1-p)``, or SELU's ``a``, ``b`` for alpha dropout).
+    ``p`` 0 or 1, evaluation, or a rank torch rejects: ``original`` itself."""
+    def dropout(input, p=0.5, training=default, inplace=False):
+        rejected = (feature and input.dim() < 2) or (unbatched == 2 and input.dim() not in (2, 3))
+        if not training or p in (0, 1) or rejected:
             return original(input, p, training, inplace)
-        keep = (torch.rand(input.shape) >= p).to(input.dtype).to(input.device)
-        out = input * keep / (1.0 - p)
+        x = input.unsqueeze(0) if input.dim() == unbatched else input
+        shape = tuple(x.shape[:2]) + (1,) * (x.dim() - 2) if feature else tuple(x.shape)
+        keep = (torch.rand(shape) >= p).to(x.dtype).to(x.device)
+        if alpha:
+            a = 1.0 / ((_ALPHA * _ALPHA * p + 1) * (1 - p)) ** 0.5
+            out = x * (keep * a) + ((keep - 1) * (_ALPHA * a) + _ALPHA * a * p)
+        else:
+            out = x * keep / (1.0 - p)
+        out = out.squeeze(0) if x is not input else out
         return input.copy_(out) if inplace else out
     return dropout
 
@@ -138,7 +155,8 @@ def install(tracer: Tracer) -> None:
     for name in SHARED:
         setattr(torch, name, _shared(tracer.b, getattr(torch, name)))
     F = torch.nn.functional
-    F.dropout = _dropout(F.dropout)
+    for name, how in DROPOUTS.items():
+        setattr(F, name, _dropout(getattr(F, name), *how))
     for owner, name in UNSHARED:
         mod = sys.modules[owner]
         setattr(mod, name, _noting(tracer, f"{owner}.{name}", getattr(mod, name)))
