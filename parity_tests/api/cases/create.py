@@ -84,7 +84,7 @@ CASES = [
     case(A, "torch.Tensor.bernoulli_", "y = torch.zeros(200, 100)\ny.bernoulli_(0.5)\nout = y", **STATS),
 ]
 
-# torch-level, Tensor and functional calls of the surface's second table batch, by topic
+# torch.NAME, Tensor.NAME and F.NAME calls of this topic, with inputs and tolerances of their own
 X45 = {"x": "f32[4,5]"}
 ULP = dict(rtol=2e-5, atol=2e-6, why="float32 transcendental: a few ulps between libm implementations")
 NOGRAD = dict(grad=False)

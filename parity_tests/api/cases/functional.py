@@ -162,7 +162,7 @@ CASES = [
     f("softplus", "out = F.softplus(-x * 20)", variant="large", **ULP),
 ]
 
-# torch-level, Tensor and functional calls of the surface's second table batch, by topic
+# torch.NAME, Tensor.NAME and F.NAME calls of this topic, with inputs and tolerances of their own
 X45 = {"x": "f32[4,5]"}
 XY45 = {"x": "f32[4,5]", "y": "f32[4,5]"}
 IMG2466 = {"x": "f32[2,4,6,6]"}

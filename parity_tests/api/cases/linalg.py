@@ -61,7 +61,7 @@ CASES = [
     case(A, "torch.linalg.diagonal", "out = torch.linalg.diagonal(x)", {"x": "f32[2,3,3]"}),
 ]
 
-# torch-level, Tensor and functional calls of the surface's second table batch, by topic
+# torch.NAME, Tensor.NAME and F.NAME calls of this topic, with inputs and tolerances of their own
 X45 = {"x": "f32[4,5]"}
 XY45 = {"x": "f32[4,5]", "y": "f32[4,5]"}
 SUM30 = dict(rtol=2e-5, atol=2e-6, why="float32 sums/products of <= 30 terms in a different order")

@@ -213,7 +213,7 @@ CASES = [
           call="out = m.generate_square_subsequent_mask(5)", grad=False),
 ]
 
-# torch-level, Tensor and functional calls of the surface's second table batch, by topic
+# torch.NAME, Tensor.NAME and F.NAME calls of this topic, with inputs and tolerances of their own
 X45 = {"x": "f32[4,5]"}
 SEQ247 = {"x": "f32[2,4,7]"}
 SUM30 = dict(rtol=2e-5, atol=2e-6, why="float32 sums/products of <= 30 terms in a different order")

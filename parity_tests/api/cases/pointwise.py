@@ -123,7 +123,7 @@ CASES += [
     case(A, "torch.sigmoid", "out = torch.sigmoid(x * 50)", {"x": X}, variant="saturated"),
 ]
 
-# torch-level, Tensor and functional calls of the surface's second table batch, by topic
+# torch.NAME, Tensor.NAME and F.NAME calls of this topic, with inputs and tolerances of their own
 X45 = {"x": "f32[4,5]"}
 NOGRAD = dict(grad=False)
 at_torch, on_tensor, in_functional = api_makers(A, X45)

@@ -47,7 +47,7 @@ CASES += [
          "from torch.distributions.categorical import Categorical\nout = Categorical(p).entropy()", P, grad=False),
 ]
 
-# torch-level, Tensor and functional calls of the surface's second table batch, by topic
+# torch.NAME, Tensor.NAME and F.NAME calls of this topic, with inputs and tolerances of their own
 X45 = {"x": "f32[4,5]"}
 NOGRAD = dict(grad=False)
 at_torch, on_tensor, in_functional = api_makers(A, X45)

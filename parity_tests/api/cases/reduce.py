@@ -100,7 +100,7 @@ CASES = [
     case(A, "torch.Tensor.sum_to_size", "out = x.sum_to_size(1, 4, 1)", {"x": X}, **SUM),
 ]
 
-# torch-level, Tensor and functional calls of the surface's second table batch, by topic
+# torch.NAME, Tensor.NAME and F.NAME calls of this topic, with inputs and tolerances of their own
 X45 = {"x": "f32[4,5]"}
 at_torch, on_tensor, in_functional = api_makers(A, X45)
 

@@ -191,7 +191,7 @@ CASES[[c.api for c in CASES].index("torch.searchsorted")] = case(
 CASES[[c.api for c in CASES].index("torch.bucketize")] = case(
     A, "torch.bucketize", "out = torch.bucketize(v, torch.sort(b)[0])", {"v": "f32[6]", "b": "f32[4]"})
 
-# torch-level, Tensor and functional calls of the surface's second table batch, by topic
+# torch.NAME, Tensor.NAME and F.NAME calls of this topic, with inputs and tolerances of their own
 X45 = {"x": "f32[4,5]"}
 at_torch, on_tensor, in_functional = api_makers(A, X45)
 
