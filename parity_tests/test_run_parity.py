@@ -266,3 +266,48 @@ def test_integer_draws_are_replayed(tmp_path):
     assert a.dtype == "int32" and np.array_equal(a.numpy(), np.load(files[1]))
     assert np.array_equal(b.numpy(), np.load(files[2]))
     assert np.array_equal(perm.numpy(), np.load(files[3]))
+
+
+PACKAGE_MODEL = '''import torch.nn as nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 2)
+
+    def forward(self, x):
+        return self.fc(x)
+'''
+PACKAGE_TRAIN = '''import torch
+from pkg.model import Net
+
+torch.manual_seed(0)
+net = Net()
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+x, y = torch.randn(8, 4), torch.randn(8, 2)
+for step in range(3):
+    opt.zero_grad()
+    loss = ((net(x) - y) ** 2).mean()
+    loss.backward()
+    opt.step()
+'''
+
+
+def test_a_script_importing_its_own_package_runs_from_its_project_root(tmp_path, capsys):
+    """``--project-root ..``: each side imports its own copy of the project's package (pygcn's
+    ``train.py`` imports ``pygcn.utils``); without it the script's folder alone is on the path."""
+    (tmp_path / "orig" / "pkg").mkdir(parents=True)
+    (tmp_path / "orig" / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "orig" / "pkg" / "model.py").write_text(PACKAGE_MODEL)
+    (tmp_path / "orig" / "pkg" / "train.py").write_text(PACKAGE_TRAIN)
+    report = convert_path(tmp_path / "orig", tmp_path / "conv")
+    assert not report.errors and not report.unsupported
+    scripts = [str(tmp_path / side / "pkg" / "train.py") for side in ("orig", "conv")]
+    assert run_cmd.main([*scripts, "--steps", "3", "--spread-runs", "1", "--out", str(tmp_path / "bare")]) == 2
+    assert "No module named 'pkg'" in capsys.readouterr().err
+    rc = run_cmd.main([*scripts, "--steps", "3", "--spread-runs", "1", "--out", str(tmp_path / "run"),
+                       "--project-root", ".."])
+    text = capsys.readouterr().out
+    assert rc == 0 and "verdict: MATCH" in text, text
+    assert len(Trace.load(tmp_path / "run" / "port").meta["losses"]) == 3

@@ -13,9 +13,9 @@ torch's own 1.9e-7); ``dynamic_net.py`` MATCH (its ``random.randint`` depth per 
 ``bigram.py`` MATCH (402 ``torch.randint`` batches, its evaluation's
 included, replayed through ``shims.randint``; 1203 module outputs compared, worst rel err 8.3e-7;
 step 3's loss 2.4e-6 off within a bound of 3.9e-6).  ``pygcn`` is not
-here: its ``train.py`` imports its own package (``from pygcn.utils import ...``), which needs a
-``PYTHONPATH`` that ``--run`` does not pass to the torch side (and would give the port the
-original's package).
+here yet: its ``train.py`` imports its own package (``from pygcn.utils import ...``), which
+``--project-root ..`` now serves (tested on a package of our own in ``test_run_parity.py``), but
+it also needs scipy, which neither virtualenv holds.
 """
 import shutil
 import sys

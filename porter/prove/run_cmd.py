@@ -51,7 +51,19 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--torch-python", help="interpreter with torch (default: $JTPORT_TORCH_PYTHON, else .venv-torch)")
     ap.add_argument("--spread-runs", type=int, default=3,
                     help="torch runs from weights one rounding away, measuring torch's own float32 error (default 3)")
+    ap.add_argument("--project-root", metavar="REL",
+                    help="a folder, relative to each script's own folder (e.g. ..), that the script's imports start "
+                         "from: the original's on the torch side's path, the conversion's on the port's")
     return ap
+
+
+def with_project_root(env: dict, script: Path, rel: Optional[str]) -> dict:
+    """``env`` with ``script``'s project root (``rel`` from its folder) first on ``PYTHONPATH``: a
+    script that imports its own package (``from pygcn.utils import ...``) finds its own side's copy."""
+    if not rel:
+        return env
+    root = str((script.parent / rel).resolve())
+    return dict(env, PYTHONPATH=os.pathsep.join([root] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])))
 
 
 def split_argv(argv: Sequence[str]) -> Tuple[List[str], List[str]]:
@@ -103,8 +115,12 @@ def main(argv: Sequence[str]) -> int:
     out.mkdir(parents=True, exist_ok=True)
     torch_python = a.torch_python or workspace.default_torch_python()
     steps = ["--steps", str(a.steps)]
+    if a.project_root and not (original.parent / a.project_root).is_dir():
+        print(f"jtport parity: error: --project-root {a.project_root}: no such folder beside {original}",
+              file=sys.stderr)
+        return 2
     with workspace.torch_pythonpath() as pythonpath:
-        env = workspace.torch_env(pythonpath)
+        env = with_project_root(workspace.torch_env(pythonpath), original, a.project_root)
         print(f"torch side: {original} ({a.steps} steps)", flush=True)
         try:
             rc, err = _side("torch", [torch_python, "-m", "porter.prove.torch_side.run_trace_torch",
@@ -131,6 +147,7 @@ def main(argv: Sequence[str]) -> int:
     env = dict(os.environ)
     root = str(workspace.PACKAGE.parent)
     env["PYTHONPATH"] = os.pathsep.join([root] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+    env = with_project_root(env, converted, a.project_root)
     rc, err = _side("jittor", [sys.executable, "-m", "porter.prove.run_trace_jittor", "--out", str(out / "port"),
                                *steps, "--reference", str(out / "torch"), str(converted), "--", *script_args],
                     env, out / "port.log")
