@@ -17,8 +17,7 @@ base's own write goes on to its base, so chains (``x.view(-1)[:3].zero_()``) rea
 What stays different from torch (docs/views.md): a write into the base, or into another view of
 it, does not reach a view made before (Jittor's view keeps the values it had); ``detach()``/
 ``.data`` of a tensor inside an autograd graph is not recorded (keeping the base would keep its
-whole graph alive: torch's detached view keeps only the storage); ``chunk`` of a dim shorter than
-the chunk count and fancy indexes are copies.
+whole graph alive: torch's detached view keeps only the storage); fancy indexes are copies.
 """
 from __future__ import annotations
 
@@ -204,6 +203,20 @@ def install() -> None:
         grown = tuple(out.shape) != tuple(self.shape)
         return record(out, self, "expand" if grown else "reshape")
 
+    def chunk(self, chunks: int, dim: int = 0):
+        """torch's ``chunk``: pieces of ``ceil(n / chunks)`` along ``dim``, each a slice (a view
+        that writes back), also where ``dim`` is shorter than ``chunks`` (Jittor's then picks with
+        a list index: copies) or ``chunks`` is 1 (Jittor's fails)."""
+        if chunks <= 0:
+            raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+        d = dim % self.ndim
+        n = int(self.shape[d])
+        head = (slice(None),) * d
+        if n == 0:
+            return tuple(self[head + (slice(0, 0),)] for _ in range(chunks))
+        size = -(-n // chunks)
+        return tuple(self[head + (slice(i, min(i + size, n)),)] for i in range(0, n, size))
+
     expand_ = jt.Var.expand
     for wrapper, original in ((getitem, get), (permute, transpose), (detached, detach), (expand, expand_)):
         wrapper.__wrapped__, wrapper.__doc__ = original, original.__doc__
@@ -214,6 +227,7 @@ def install() -> None:
     jt.Var.unsqueeze = reshaping(jt.Var.unsqueeze)
     jt.Var.expand = expand
     jt.Var.split = _split(jt.Var.split)
+    jt.Var.chunk = jt.chunk = chunk
     jt.Var.assign = _writing(jt.Var.assign)
     jt.Var.__setitem__ = _writing(jt.Var.__setitem__)
     jt.Var.assign._views = True

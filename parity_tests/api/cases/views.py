@@ -29,6 +29,8 @@ VIEWS = {
     "select": ("torch.Tensor.select", "y.select(1, 2)"),
     "unbind": ("torch.Tensor.unbind", "y.unbind(0)[1]"),
     "chunk": ("torch.Tensor.chunk", "y.chunk(2, 1)[1]"),
+    "chunk_short_dim": ("torch.Tensor.chunk", "y.chunk(4, 0)[1]"),
+    "torch_chunk": ("torch.chunk", "torch.chunk(y, 3, 1)[0]"),
     "split": ("torch.Tensor.split", "y.split(2, 0)[1]"),
     "squeeze": ("torch.Tensor.squeeze", "y[1:2].squeeze(0)"),
     "unsqueeze": ("torch.Tensor.unsqueeze", "y.unsqueeze(0)"),
