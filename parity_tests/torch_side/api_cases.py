@@ -146,6 +146,7 @@ def float64_run(case, inputs, arrays, device="cpu"):
     for name in case.outputs:
         _flatten(name, ns[name], flat)
     outs = {key: v.detach().cpu().numpy() for key, v in flat if isinstance(v, torch.Tensor) and v.is_floating_point()}
+    outs.update((key, np.asarray(v, np.float64)) for key, v in flat if isinstance(v, float))  # .item() results
     terms = [(v * torch.from_numpy(arrays[f"{cid}::R::{key}"]).to(v.device)).sum() for key, v in flat
              if f"{cid}::R::{key}" in arrays]
     if not terms or not leaves:
