@@ -43,11 +43,11 @@ _DONE = {}
 @pytest.fixture(scope="module")
 def runner(request):
     """One runner (converter + torch results) for all cases; the kernels of this session's
-    selected cases are compiled up front, in batches (see ``CaseRunner.warm``)."""
+    selected cases compile in batches, each when its first case runs (see ``CaseRunner.plan_warm``)."""
     r = CaseRunner()
     selected = [item.callspec.params["case"] for item in request.session.items
                 if item.module is request.module and hasattr(item, "callspec")]
-    r.warm(selected)
+    r.plan_warm(selected)
     yield r
     if _DONE:
         write_doc_results(r.table)

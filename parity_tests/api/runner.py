@@ -161,6 +161,9 @@ class CaseRunner:
         self.table = default_table()
         self.data = TorchData(folder or torch_results_dir())
         self._converted: Dict[str, object] = {}
+        # planned warm-up batches not yet compiled, and the batch of each planned case
+        self._batches: List[Tuple[List[Case], int]] = []
+        self._batch_of: Dict[str, int] = {}
 
     def _convert_source(self, source: str, path: str):
         """The converter's output for ``source`` (memoised: the warm-up and the run convert
@@ -191,6 +194,7 @@ class CaseRunner:
         always run fused: their accuracy is that of the kernels a user's model runs."""
         import jittor as jt
 
+        self._warm_batch_of(case)
         res = CaseResult(case.id, case.api)
         # a ref64 case judges the accuracy of the kernels users run: fused (oneDNN/MKL relays)
         fuse = fuse or case.ref64
@@ -263,42 +267,62 @@ class CaseRunner:
             _flatten(name, ns[name], got)
         return entry, arrays, got, leaves
 
-    def warm(self, cases: List[Case], batch: int = 48) -> None:
-        """Compile the kernels ``cases`` need, ``batch`` cases per sync.
+    def plan_warm(self, cases: List[Case], batch: int = 48) -> None:
+        """Plan the compilation of the kernels ``cases`` need, ``batch`` cases per sync.
 
         Jittor compiles the kernels one sync needs in parallel; run one case at a time, a
-        cold cache compiles them one by one.  This executes each batch's cases (forward and
-        gradient graphs) and syncs them together, discarding every result: the cases' own
-        runs then find their kernels compiled.  A case that fails here fails again, with its
-        reason, in its own run."""
-        import jittor as jt
-
+        cold cache compiles them one by one.  A batch is compiled when the first of its cases
+        runs (:meth:`run`): each test then carries one batch's compilation, never the whole
+        warm-up (on a cold cache, all of it outlasts one test's time limit)."""
         todo = [c for c in cases if not c.expect_unsupported]
         # ref64 cases run fused (see run): their own batches, fused
-        batches = [(todo[s:s + batch], 1) for s in range(0, len(todo), batch)]
-        batches = [([c for c in b if not c.ref64], f) for b, f in batches] + \
-            [([c for c in todo if c.ref64], 0)]
-        for group, no_fuse in batches:
-            pending = []
-            for case in group:
-                res = CaseResult(case.id, case.api)
-                try:
-                    with jt.flag_scope(no_fuse=no_fuse):
-                        executed = self._execute(case, res)
-                        if executed is None:
-                            continue
-                        entry, arrays, got, leaves = executed
-                        pending += [v for _, v in got if isinstance(v, jt.Var)]
-                        grads = self._grad_vars(case, entry, got, arrays, leaves, res)
-                        pending += list(grads[1]) if grads else []
-                except Exception:  # noqa: BLE001 - reported by the case's own run
-                    continue
+        plain = [c for c in todo if not c.ref64]
+        wide = [c for c in todo if c.ref64]
+        self._batches = [(plain[s:s + batch], 1) for s in range(0, len(plain), batch)] + \
+            [(wide[s:s + batch], 0) for s in range(0, len(wide), batch)]
+        self._batch_of = {c.id: k for k, (group, _) in enumerate(self._batches) for c in group}
+
+    def warm(self, cases: List[Case], batch: int = 48) -> None:
+        """Compile the kernels ``cases`` need now, ``batch`` cases per sync (see :meth:`plan_warm`)."""
+        self.plan_warm(cases, batch)
+        for k in range(len(self._batches)):
+            self._warm_batch(k)
+
+    def _warm_batch_of(self, case: Case) -> None:
+        k = self._batch_of.get(case.id)
+        if k is not None:
+            self._warm_batch(k)
+
+    def _warm_batch(self, k: int) -> None:
+        """Execute batch ``k``'s cases (forward and gradient graphs) and sync them together,
+        discarding every result: the cases' own runs then find their kernels compiled.  A
+        case that fails here fails again, with its reason, in its own run."""
+        import jittor as jt
+
+        group, no_fuse = self._batches[k]
+        if not group:
+            return
+        self._batches[k] = ([], no_fuse)
+        pending = []
+        for case in group:
+            res = CaseResult(case.id, case.api)
             try:
                 with jt.flag_scope(no_fuse=no_fuse):
-                    jt.sync(pending)
-            except Exception:  # noqa: BLE001 - one failing case spoils only the warm-up
-                pass
-            jt.clean_graph()
+                    executed = self._execute(case, res)
+                    if executed is None:
+                        continue
+                    entry, arrays, got, leaves = executed
+                    pending += [v for _, v in got if isinstance(v, jt.Var)]
+                    grads = self._grad_vars(case, entry, got, arrays, leaves, res)
+                    pending += list(grads[1]) if grads else []
+            except Exception:  # noqa: BLE001 - reported by the case's own run
+                continue
+        try:
+            with jt.flag_scope(no_fuse=no_fuse):
+                jt.sync(pending)
+        except Exception:  # noqa: BLE001 - one failing case spoils only the warm-up
+            pass
+        jt.clean_graph()
 
     def _expect_unsupported(self, case: Case, res: CaseResult) -> None:
         """A rejected call form: passes when the converter reports the API, unconverted."""
