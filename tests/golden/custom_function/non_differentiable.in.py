@@ -1,21 +1,22 @@
 import torch
 
 
-class NearestCode(torch.autograd.Function):
-    """VQ-VAE's straight-through lookup: the indices are marked non-differentiable."""
+class RowMax(torch.autograd.Function):
+    """Row maxima and where they are: the positions leave marked non-differentiable."""
 
     @staticmethod
-    def forward(ctx, z, codebook):
-        ctx.set_materialize_grads(True)
-        idx = ((z[:, None, :] - codebook[None]) ** 2).sum(-1).argmin(1)
-        ctx.mark_non_differentiable(idx)
-        ctx.save_for_backward(idx, codebook)
-        return codebook.index_select(0, idx), idx
+    def forward(ctx, x):
+        ctx.set_materialize_grads(False)
+        values, where = x.max(dim=1)
+        ctx.mark_non_differentiable(where)
+        ctx.save_for_backward(where)
+        ctx.hit = x == values[:, None]
+        return values, where
 
     @staticmethod
-    def backward(ctx, grad_codes, grad_idx):
-        idx, codebook = ctx.saved_tensors
-        return grad_codes, None
+    def backward(ctx, grad_values, grad_where):
+        where, = ctx.saved_tensors
+        return grad_values[:, None] * ctx.hit
 
 
 class AddOne(torch.autograd.Function):
