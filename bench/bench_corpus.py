@@ -295,7 +295,9 @@ def main(argv=None) -> int:
     ap.add_argument("--jittor-home", default="", help="JITTOR_HOME for the converted runs (default $HOME)")
     ap.add_argument("--jittor-flag", action="append", default=[], metavar="NAME=VALUE",
                     help="a Jittor flag for the converted runs (Jittor reads its flags from the environment): "
-                         "no_fuse=1 compiles one kernel per op, shared by every project, not one per fused graph")
+                         "no_fuse=1 compiles one kernel per op, shared by every project, not one per fused graph; "
+                         "not for conv nets: each convolution's unfolded input is then materialised and oneDNN "
+                         "is bypassed (ResNet-18, batch 4 at 224 px: killed for memory at 18 GB)")
     ap.add_argument("--shard", default="", help="K/N: run only every N-th project from the K-th (0-based)")
     ap.add_argument("--table", nargs="+", metavar="JSON", help="print the table of earlier results and exit")
     ap.add_argument("--sides", choices=("both", "torch", "jittor"), default="both",

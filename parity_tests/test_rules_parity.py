@@ -6,11 +6,12 @@ imported, and every case runs from the same arrays.  Compared: parameters after 
 steps (fused, split + clip, one backward feeding two optimizers, accumulation, a backward with
 no optimizer in sight, EMA writes through ``.data``, training after ``eval()``),
 buffers/state_dict and non-parameter tensor attributes, R1 / path-length weight gradients
-through ``autograd.grad(create_graph=True)``, a custom ``autograd.Function``, and torch's
-gradient model converted as written (accumulation without ``zero_grad``, StyleGAN2-ADA's
-phases with ``requires_grad_`` toggles, ``nan_to_num_`` on every ``.grad`` and an R1 term
-from ``autograd.grad(create_graph=True)`` feeding ``backward()``, a frozen encoder whose
-features assert ``requires_grad is False``, hooks and manual clipping through ``.grad``).
+through ``autograd.grad(create_graph=True)``, custom ``autograd.Function``s (one with an output
+marked non-differentiable), and torch's gradient model converted as written (accumulation
+without ``zero_grad``, StyleGAN2-ADA's phases with ``requires_grad_`` toggles, ``nan_to_num_``
+on every ``.grad`` and an R1 term from ``autograd.grad(create_graph=True)`` feeding
+``backward()``, a frozen encoder whose features assert ``requires_grad is False``, hooks and
+manual clipping through ``.grad``).
 """
 import importlib.util
 import sys
@@ -30,8 +31,8 @@ HERE = Path(__file__).resolve().parent
 CASES_FILE = HERE / "torch_side" / "rules_cases.py"
 CASE_NAMES = ["train_fused", "train_split_clip", "train_multi_opt", "train_accumulate",
               "train_bare_backward", "ema_through_data", "eval_keeps_grads", "buffers_and_attrs",
-              "r1_penalty", "custom_function", "train_no_zero_grad", "gan_phases", "frozen_encoder",
-              "hooks_and_manual_clip"]
+              "r1_penalty", "custom_function", "custom_function_non_differentiable", "train_no_zero_grad",
+              "gan_phases", "frozen_encoder", "hooks_and_manual_clip"]
 
 # float32 throughout; three Adam steps divide by sqrt(v) of gradients that agree to ~1e-7
 # relative, and the penalties are second-order (two chained backward passes): 1e-5 relative

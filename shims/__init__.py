@@ -20,6 +20,7 @@ jt.flags.nvcc_flags = env.ieee_nvcc_flags(jt.flags.nvcc_flags, jt.flags.cc_flags
 
 from . import autograd  # noqa: E402,F401  (first: .grad/backward on Var, module tracking)
 from . import indexing  # noqa: E402,F401  (range indices; Jittor's short-index setitem)
+from . import array_protocol  # noqa: E402,F401  (np.asarray(var, dtype); ndarray[i] = var)
 from . import ops, nn, distributed, optim, data, checkpoint, memory, profiler, cpp_extension, runtime  # noqa: E402,F401
 from . import views  # noqa: E402,F401  (after ops: in-place writes through torch's views)
 from . import accelerator, sparse, tensorboard  # noqa: E402,F401  (torch.accelerator; dense sparse; SummaryWriter)

@@ -520,7 +520,29 @@ class Function(jt.Function):
     inputs themselves; the outputs' first-order gradient still flows only through ``grad``
     (the outputs handed back are copies that Jittor's tape joins to the inputs), while the
     tensors ``grad`` reads keep their graph to the inputs.
+
+    ``ctx.mark_non_differentiable`` and ``ctx.set_materialize_grads`` keep torch's meaning: a
+    marked output leaves without a gradient, and ``grad`` receives zeros of an output's shape
+    for every output gradient that is not there (None once materialising is turned off).
     """
+
+    def mark_non_differentiable(self, *outputs) -> None:
+        """torch's ``ctx.mark_non_differentiable``: these outputs of ``execute`` get no gradient."""
+        self._jtport_non_diff = getattr(self, "_jtport_non_diff", ()) + tuple(id(v) for v in outputs)
+
+    def set_materialize_grads(self, value: bool) -> None:
+        """torch's ``ctx.set_materialize_grads``: whether a missing output gradient reaches
+        ``grad`` as zeros of the output's shape (torch's default) or as None."""
+        self._jtport_materialize = bool(value)
+
+    def _grad(self, *args):
+        """Jittor's ``_grad`` given one gradient per output: the taped outputs' (``args``), then
+        the non-differentiable ones' (see ``__call__``'s output mask), missing ones as zeros."""
+        grads = list(args) + [None] * (len(self._jtport_outputs) - len(args))
+        if getattr(self, "_jtport_materialize", True):
+            grads = [jt.zeros(shape, dtype) if g is None else g
+                     for g, (shape, dtype) in zip(grads, self._jtport_outputs)]
+        return super()._grad(*grads)
 
     def __call__(self, *args):
         if jt.flags.no_grad:
@@ -536,16 +558,24 @@ class Function(jt.Function):
                 taped_inputs.append(v.tape())  # joins the inputs to the tape; execute never sees it
         result = self.execute(*args)
         outputs = list(result) if isinstance(result, (list, tuple)) else [result]
-        taped_outputs, output_mask = [], []
+        non_diff = getattr(self, "_jtport_non_diff", ())
+        taped_outputs, untaped, output_mask = [], [], []
         for i, v in enumerate(outputs):
-            if isinstance(v, jt.Var):
+            if not isinstance(v, jt.Var):
+                output_mask.append(-1)
+            elif id(v) in non_diff:
+                outputs[i] = v.detach()
+                output_mask.append(None)  # numbered after the taped outputs below (see _grad)
+                untaped.append(outputs[i])
+            else:
                 # the tape stops the gradient at the Var it copies: a copy, so that a saved
                 # tensor returned as an output keeps its own graph for grad
                 outputs[i] = v.clone().tape()
                 output_mask.append(len(taped_outputs))
                 taped_outputs.append(outputs[i])
-            else:
-                output_mask.append(-1)
+        later = iter(range(len(taped_outputs), len(taped_outputs) + len(untaped)))
+        output_mask = [next(later) if m is None else m for m in output_mask]
+        self._jtport_outputs = [(v.shape, v.dtype) for v in taped_outputs + untaped]
         self.input_mask, self.output_mask = input_mask, output_mask
         jt.tape_together(taped_inputs, taped_outputs, self._grad)
         if isinstance(result, (list, tuple)):

@@ -271,6 +271,36 @@ def custom_function(state, x, y):
     return {"out": out.detach(), "grad_x": gx, "grad_w": gw, "grad_b": gb}
 
 
+class NearestCode(torch.autograd.Function):
+    """Straight-through nearest-code lookup (VQ-VAE's ``vq_st``): the indices leave marked
+    non-differentiable, and backward still receives a gradient for them (torch's zeros)."""
+
+    @staticmethod
+    def forward(ctx, z, codebook):
+        idx = ((z[:, None, :] - codebook[None]) ** 2).sum(-1).argmin(1)
+        ctx.mark_non_differentiable(idx)
+        ctx.save_for_backward(idx, codebook)
+        return codebook.index_select(0, idx), idx
+
+    @staticmethod
+    def backward(ctx, grad_codes, grad_idx):
+        idx, codebook = ctx.saved_tensors
+        grad_book = torch.zeros_like(codebook).index_add_(0, idx, grad_codes)
+        return grad_codes + grad_idx.sum(), grad_book
+
+
+def custom_function_non_differentiable(state, x, y):
+    """A custom Function with an output marked non-differentiable (``ctx.mark_non_differentiable``):
+    gradients of the differentiable output, the marked output's ``requires_grad``."""
+    z = x.detach().requires_grad_(True)
+    book = state["fc1.weight"][:3].detach().requires_grad_(True)
+    codes, idx = NearestCode.apply(z, book)
+    loss = (codes ** 3).sum() + ((codes - z) ** 2).mean()
+    gz, gbook = torch.autograd.grad(loss, [z, book])
+    return {"codes": codes.detach(), "idx": idx.float(), "grad_z": gz, "grad_book": gbook,
+            "idx_requires_grad": torch.tensor(float(idx.requires_grad))}
+
+
 def train_no_zero_grad(state, x, y):
     """No zero_grad() between steps: torch accumulates gradients across steps (the port once
     gave what zero_grad() every step gives); a scheduler decays the learning rate."""
@@ -380,4 +410,4 @@ def hooks_and_manual_clip(state, x, y):
 
 CASES = [train_fused, train_split_clip, train_multi_opt, train_accumulate, train_bare_backward,
          ema_through_data, eval_keeps_grads, buffers_and_attrs, r1_penalty, custom_function,
-         train_no_zero_grad, gan_phases, frozen_encoder, hooks_and_manual_clip]
+         custom_function_non_differentiable, train_no_zero_grad, gan_phases, frozen_encoder, hooks_and_manual_clip]

@@ -38,19 +38,22 @@ class IterableDataset(Dataset):
 
 
 class TensorDataset(Dataset):
-    """``torch.utils.data.TensorDataset(*arrays)``: sample i is ``tuple(a[i] for a in arrays)``."""
+    """``torch.utils.data.TensorDataset(*tensors)``: sample i is ``tuple(t[i] for t in tensors)``
+    (read from numpy copies); ``.tensors`` is the tuple of tensors, as torch's (code reads
+    ``loader.dataset.tensors[0]`` as a whole batch)."""
 
     def __init__(self, *tensors):
         arrays = [t.numpy() if isinstance(t, jt.Var) else np.asarray(t) for t in tensors]
         if any(len(a) != len(arrays[0]) for a in arrays):
             raise ValueError("Size mismatch between tensors")
-        self.tensors = arrays
+        self._arrays = arrays
+        self.tensors = tuple(t if isinstance(t, jt.Var) else jt.array(a) for t, a in zip(tensors, arrays))
 
     def __getitem__(self, index):
-        return tuple(a[index] for a in self.tensors)
+        return tuple(a[index] for a in self._arrays)
 
     def __len__(self):
-        return len(self.tensors[0])
+        return len(self._arrays[0])
 
 
 class Subset(Dataset):

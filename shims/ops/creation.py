@@ -167,12 +167,16 @@ def logspace(start, end, steps: int, base: float = 10.0, *, dtype=None, device=N
     return _cast(jt.array(float(base)).float32() ** linspace(start, end, steps), dtype)
 
 
-def randint(low, high=None, size=None, *, dtype=None, device=None, generator=None, requires_grad: bool = False):
-    """``torch.randint(high, size)`` and ``randint(low, high, size)`` (Jittor only takes the
-    second form).  Int32 unless ``dtype`` (Jittor's integer default)."""
+def randint(low=None, high=None, size=None, *, dtype=None, device=None, generator=None,
+            requires_grad: bool = False):
+    """``torch.randint(high, size)`` and ``randint(low, high, size)``, each positional or by
+    keyword (Jittor only takes the second form).  Int32 unless ``dtype`` (Jittor's integer default)."""
     if size is None and isinstance(high, (tuple, list)):
         low, high, size = 0, low, high
-    if high is None:
+    elif high is None:
+        low, high = 0, low  # randint(high, size=...)
+    low = 0 if low is None else low
+    if high is None or size is None:
         raise TypeError("randint() needs high and size")
     if generator is not None:
         raise TypeError("randint(generator=...): Jittor has one global seed")

@@ -19,7 +19,16 @@ __all__ = ['maximum', 'minimum',
            'eq', 'lt', 'le', 'gt', 'ge', 'copy_', 'where_self', 'clamp_min', 'clamp_max', 'nan_to_num', 'random_',
            'bernoulli', 'bernoulli_', 'ldexp', 'logaddexp2', 'heaviside', 'float_power', 'sinc', 'signbit', 'positive',
            'arctan2', 'rsub', 'bitwise_not', 'isclose', 'allclose', 'isin', 'bitwise_left_shift', 'bitwise_right_shift',
-           'digamma', 'lgamma']
+           'digamma', 'lgamma', 'nextafter']
+
+
+def nextafter(input, other):
+    """``torch.nextafter``: the next float of ``input``'s dtype after ``input`` towards ``other``,
+    elementwise (broadcast). Computed by numpy on the values (Jittor has no bit casts); torch
+    defines no gradient for it, so the result is stop-grad."""
+    a = input.numpy()
+    b = other.numpy() if isinstance(other, jt.Var) else np.asarray(other)
+    return jt.array(np.nextafter(a, b.astype(a.dtype, copy=False))).stop_grad()
 
 
 def addcmul(input, tensor1, tensor2, *, value=1):

@@ -63,6 +63,12 @@ CASES = [
     case(A, "torch.rand_like", "out = torch.rand_like(x)", X, compare="shape", grad=False),
     case(A, "torch.randint", "out = torch.randint(0, 10, (3, 4))", compare="shape", grad=False),
     case(A, "torch.randint", "out = torch.randint(10, (3,))", variant="high_only", compare="shape", grad=False),
+    case(A, "torch.randint", "out = torch.randint(10, size=(3,))", variant="high_size_keyword", compare="shape",
+         grad=False),
+    case(A, "torch.randint", "out = torch.randint(high=10, size=(2, 3))", variant="keywords", compare="shape",
+         grad=False),
+    case(A, "torch.randint", "v = torch.randint(3, 7, size=(500,))\nout = torch.stack([v.min(), v.max()]).float()",
+         variant="range", grad=False),
     case(A, "torch.randperm", "out = torch.sort(torch.randperm(10))[0]"),
     case(A, "torch.normal", "out = torch.normal(2.0, 3.0, size=(200, 100))", **dict(STATS, atol=0.15)),
     case(A, "torch.bernoulli", "out = torch.bernoulli(torch.full((200, 100), 0.3))", **STATS),
@@ -78,6 +84,10 @@ CASES = [
     case(A, "torch.Generator", "g = torch.Generator().manual_seed(2 ** 40 + 9)\n"
          "out = torch.tensor(list(torch.utils.data.SubsetRandomSampler(list(range(5, 25)), generator=g)))",
          variant="subset_sampler", grad=False),
+    # .tensors is the tensors given (pytorch-flows passes loader.dataset.tensors[0] to the model)
+    case(A, "torch.utils.data.TensorDataset", "ds = torch.utils.data.TensorDataset(x, y)\n"
+         "out = ds.tensors[0] * ds.tensors[1].size(-1) + len(ds.tensors) * 10 + len(ds) * 100",
+         {"x": "f32[6,3]", "y": "f32[6,2]"}, variant="tensors", grad=False),
     case(A, "torch.Tensor.normal_", "y = torch.zeros(200, 100)\ny.normal_(1.0, 2.0)\nout = y", **dict(STATS, atol=0.1)),
     case(A, "torch.Tensor.uniform_", "y = torch.zeros(200, 100)\ny.uniform_(-1.0, 1.0)\nout = y", **STATS),
     case(A, "torch.Tensor.random_", "y = torch.zeros(3)\ny.random_(0, 5)\nout = y.shape", grad=False),

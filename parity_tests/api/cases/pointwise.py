@@ -67,6 +67,15 @@ CASES += [
     case(A, "torch.maximum", "out = torch.maximum(x, y)", {"x": X, "y": "f32[1,5]"}, variant="bcast"),
 ]
 
+# one-ulp steps, the same bits on both sides: atol 0, so that an unchanged x fails
+STEP = dict(rtol=1e-6, atol=0.0, grad=False, why="nextafter: one ulp; the relative step is itself ~1e-7")
+CASES += [
+    case(A, "torch.nextafter", "out = (torch.nextafter(x, y) - x) / x.abs()", {"x": X, "y": X}, **STEP),
+    case(A, "torch.nextafter", "out = torch.nextafter(torch.ones(3), torch.tensor([2.0, 0.0, 1.0])) - 1.0",
+         variant="from_one", **STEP),
+    case(A, "torch.Tensor.nextafter", "out = (x.nextafter(y) - x) / x.abs()", {"x": X, "y": "f32[5]"}, **STEP),
+]
+
 COMPARE = ["eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less", "less_equal", "not_equal"]
 for op in COMPARE:
     ins = {"x": "i64<0,3>[4,5]", "y": "i64<0,3>[4,5]"}

@@ -11,8 +11,9 @@ methods ``execute(self, ...)``/``grad(self, grad)``: the ``@staticmethod`` is dr
   hands ``execute`` gradient-tracked Vars for inputs that need a gradient, stop-grad ones as they are);
 * ``Fn.apply(...)`` works as is (``jt.Function.apply``);
 * ``@once_differentiable`` is removed (it only forbids a double backward);
-* ``ctx.mark_dirty``/``mark_non_differentiable``/``set_materialize_grads`` have no Jittor
-  form: marked JT103.
+* ``ctx.mark_non_differentiable``/``set_materialize_grads`` stay as written (methods of
+  ``shims.autograd.Function`` with torch's meaning); ``ctx.mark_dirty`` has no Jittor form:
+  marked JT103.
 """
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ from .common import code_of
 CODE = "JT103"
 _BASES = ("torch.autograd.Function", "torch.autograd.function.Function")
 _RENAMES = {"forward": "execute", "backward": "grad"}
-_UNSUPPORTED_CTX = ("mark_dirty", "mark_non_differentiable", "set_materialize_grads")
+_UNSUPPORTED_CTX = ("mark_dirty",)
 
 
 def _is_staticmethod(d: cst.Decorator) -> bool:

@@ -26,7 +26,7 @@ class Square(shims.autograd.Function):
 
     def grad(ctx, g):
         x, = ctx.saved_tensors
-        ctx.mark_non_differentiable(x)  # jtport: JT103 torch.autograd.function.FunctionCtx.mark_non_differentiable: no Jittor equivalent
+        ctx.mark_non_differentiable(x)
         return 2 * x * g
 
 
