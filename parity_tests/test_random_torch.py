@@ -6,7 +6,8 @@ float64, ``randint`` on both sides of torch's switch to 64-bit draws, ``randperm
 interleaved draws of torchvision's transforms, a ``torch.Generator``, ``RandomSampler``
 (permutations, ``num_samples`` beyond and at multiples of ``n``, replacement),
 ``normal_`` (exact below 16 values, to float32 rounding from 16 on),
-``SubsetRandomSampler`` and ``DataLoader(shuffle=True)`` with and without a generator over
+``SubsetRandomSampler``, ``WeightedRandomSampler`` (torch's ``multinomial`` with replacement) and
+``DataLoader(shuffle=True)`` with and without a generator over
 several epochs, and a loader whose samples draw from the global stream, in the main process
 and in workers (persistent or not).  Every integer and float must be equal, not close; each
 sampler and loader case also compares one draw made after it, so a draw too many or too few
@@ -20,7 +21,7 @@ import pytest
 
 import shims  # noqa: F401  (Jittor's settings first)
 from shims import random_torch as rt
-from shims.data import DataLoader, RandomSampler, SubsetRandomSampler
+from shims.data import DataLoader, RandomSampler, SubsetRandomSampler, WeightedRandomSampler
 from parity_tests.torch_side import random_torch_cases as cases
 from porter.prove.torchside import TorchSide
 
@@ -97,7 +98,8 @@ _SAMPLERS = {"perm": lambda g: RandomSampler(range(10), generator=g),
              "n25": lambda g: RandomSampler(range(10), num_samples=25, generator=g),
              "n20": lambda g: RandomSampler(range(10), num_samples=20, generator=g),
              "repl70": lambda g: RandomSampler(range(10), replacement=True, num_samples=70, generator=g),
-             "subset": lambda g: SubsetRandomSampler([3, 5, 7, 9, 11, 13], generator=g)}
+             "subset": lambda g: SubsetRandomSampler([3, 5, 7, 9, 11, 13], generator=g),
+             "weighted": lambda g: WeightedRandomSampler(cases.WEIGHTS, 30, generator=g)}
 
 
 @pytest.mark.parametrize("seed", cases.SEEDS[:3])

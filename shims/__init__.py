@@ -23,7 +23,7 @@ from . import indexing  # noqa: E402,F401  (range indices; Jittor's short-index 
 from . import array_protocol  # noqa: E402,F401  (np.asarray(var, dtype); ndarray[i] = var)
 from . import ops, nn, distributed, optim, data, checkpoint, memory, profiler, cpp_extension, runtime  # noqa: E402,F401
 from . import views  # noqa: E402,F401  (after ops: in-place writes through torch's views)
-from . import accelerator, sparse, tensorboard  # noqa: E402,F401  (torch.accelerator; dense sparse; SummaryWriter)
+from . import accelerator, sparse, streams, tensorboard  # noqa: E402,F401  (torch.accelerator; dense sparse; CUDA streams; SummaryWriter)
 from . import amp  # noqa: E402,F401  (GradScaler/autocast as torch runs them without CUDA)
 from . import legacy  # noqa: E402,F401  (torch 0.4-1.x: Variable, typed tensor classes)
 from . import queries  # noqa: E402,F401  (torch.cuda.is_bf16_supported, torch.compile, torch.Size, x.is_xpu)

@@ -271,6 +271,17 @@ def randperm(n: int, generator: Optional[Generator] = None) -> List[int]:
     return r
 
 
+def multinomial_with_replacement(weights, num_samples: int, generator: Optional[Generator] = None) -> np.ndarray:
+    """``torch.multinomial(weights, num_samples, replacement=True, generator=generator)`` of a 1-D
+    float64 ``weights`` with ``num_samples`` > 1 (int64), as torch's CPU kernel draws it: each
+    sample one 53-bit uniform, placed in the normalised running sum by a left binary search
+    (``torch.utils.data.WeightedRandomSampler``'s draw)."""
+    cum = np.cumsum(np.asarray(weights, np.float64).reshape(-1))
+    cum = cum / cum[-1]
+    u = (_gen(generator).raw64(int(num_samples)) & np.uint64((1 << 53) - 1)).astype(np.float64) * (2.0 ** -53)
+    return np.searchsorted(cum, u, side="left").astype(np.int64)
+
+
 def normal(size: Union[int, Sequence[int]], generator: Optional[Generator] = None) -> np.ndarray:
     """``torch.empty(size).normal_(generator=generator)`` (float32, mean 0, std 1) as numpy."""
     n, shape = _count(size), ((size,) if isinstance(size, (int, np.integer)) else tuple(size))

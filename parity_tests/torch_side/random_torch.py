@@ -5,7 +5,7 @@ import os
 
 import numpy as np
 import torch
-from torch.utils.data import DataLoader, RandomSampler, SubsetRandomSampler
+from torch.utils.data import DataLoader, RandomSampler, SubsetRandomSampler, WeightedRandomSampler
 
 from parity_tests.torch_side import random_torch_cases as cases
 
@@ -59,7 +59,8 @@ def samplers(seed, out):
                            ("n20", lambda g: RandomSampler(range(10), num_samples=20, generator=g)),
                            ("repl70", lambda g: RandomSampler(range(10), replacement=True, num_samples=70,
                                                               generator=g)),
-                           ("subset", lambda g: SubsetRandomSampler([3, 5, 7, 9, 11, 13], generator=g))):
+                           ("subset", lambda g: SubsetRandomSampler([3, 5, 7, 9, 11, 13], generator=g)),
+                           ("weighted", lambda g: WeightedRandomSampler(cases.WEIGHTS, 30, generator=g))):
             torch.manual_seed(seed)
             g = None if kind == "none" else torch.Generator().manual_seed(seed + 1)
             s = make(g)

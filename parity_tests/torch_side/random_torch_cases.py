@@ -23,3 +23,5 @@ EPOCHS = 3
 
 #: samples of the loader whose samples draw (``Drawing`` on each side)
 DRAWING_LEN = 9
+#: WeightedRandomSampler's weights: StarGAN v2's balanced sampler (1 / its class's count) and others
+WEIGHTS = [1 / 3, 1 / 3, 1 / 3, 0.5, 0.5, 2.0, 0.0, 1e-3]

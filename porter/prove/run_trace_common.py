@@ -13,13 +13,18 @@ forwards them to :class:`Tracer`:
   first step every call's output is recorded under ``<root>:<qualname>@<call>`` (torch's call
   order), and a gradient hook on it records the gradient it receives;
 * ``backward`` (:meth:`Tracer.on_backward`): the loss of each call;
+* a DataLoader iterator being made (:meth:`Tracer.on_loader`): a point where the port's replayed
+  random stream moves to torch's;
 * an optimizer step (:meth:`Tracer.on_step`): a *step* ends when every optimizer built has
   stepped once more (a GAN's D and G steps are one step); a script without an optimizer ends a
   step at its next ``backward``.  After the first step the parameters, their gradients and the
   recorded activations are kept; after ``steps`` steps the parameters again, and the run stops.
 
 What a capture does is the runner's: torch saves the weights (and its random stream's state),
-a spread run perturbs them by one rounding, the Jittor side loads torch's.  :meth:`Tracer.save`
+a spread run perturbs them by one rounding, the Jittor side loads torch's; a capture made while
+a module is being built (an optimizer made in a trainer's ``__init__``) is handed over at the
+next forward, backward or DataLoader iterator, when that ``__init__`` has finished
+initialising the weights.  :meth:`Tracer.save`
 writes ``trace.json`` (losses, call order, module classes with file and line, notes) and
 ``trace.npz`` (arrays) into the output folder, also when the script failed or stopped early.
 """
@@ -92,6 +97,10 @@ class Backend:
     def captured(self, index: int, root: Any, why: str, tracer: "Tracer") -> None:
         """Model ``index`` was just captured (the runner saves, perturbs or loads its weights)."""
 
+    def loader(self, index: int, tracer: "Tracer") -> None:
+        """The script's ``index``-th DataLoader iterator is about to be made (torch keeps its random
+        stream's state, the port moves its replayed stream there)."""
+
     def finish(self, tracer: "Tracer") -> None:
         """The run ended (the runner saves what it kept)."""
 
@@ -136,6 +145,8 @@ class Tracer:
         self.actgrads: Dict[str, np.ndarray] = {}
         self.notes: List[str] = []
         self.snapshots: List[int] = []
+        self.pending: List[Tuple[int, Any, str]] = []  # captures made while their owner was being built
+        self.loaders = 0
         self.status = "running"
         self.error = ""
 
@@ -155,7 +166,27 @@ class Tracer:
                 seen.add(id(m))
                 self.names[id(m)] = (index, name)
                 self.by_name[(index, name)] = m
-        self.b.captured(index, root, why, self)
+        if constructing(self.b.module_type):
+            self.pending.append((index, root, why))
+        else:
+            self.b.captured(index, root, why, self)
+
+    def settle(self) -> None:
+        """Hand over the captures made while a module was being built (an optimizer made in a
+        trainer's ``__init__``, HiSD's): its weights and the random stream as they are now, after
+        the rest of that ``__init__`` (a ``self.apply(weights_init)`` re-draws them)."""
+        pending, self.pending = self.pending, []
+        for index, root, why in pending:
+            self.b.captured(index, root, why, self)
+
+    def on_loader(self) -> None:
+        """A DataLoader iterator is about to be made: a point both runs pass in the same order,
+        where the port's replayed stream moves to torch's (draws neither side shares, a model's
+        initialisation among them, leave the streams apart; the loader's shuffling and the
+        dataset's random transforms then start from torch's state)."""
+        self.settle()
+        self.b.loader(self.loaders, self)
+        self.loaders += 1
 
     def on_optimizer(self, opt: Any, params: Sequence[Any]) -> None:
         """An optimizer over ``params`` was built: capture the models that own them."""
@@ -188,6 +219,8 @@ class Tracer:
 
     def enter(self, module: Any) -> None:
         """Before ``module``'s forward."""
+        if self.depth == 0:
+            self.settle()
         if self.depth == 0 and id(module) not in self.names and self.b.state(module):
             self._capture(module, "first forward")
         self.depth += 1
@@ -237,6 +270,7 @@ class Tracer:
     # -- backward and steps -----------------------------------------------------------------
     def on_backward(self, loss: Any) -> None:
         """Before a ``backward`` of ``loss``."""
+        self.settle()
         if not self.optimizers and self.backward_calls:
             self._end_step()  # no optimizer: the update happened between the two backward calls
         self.backward_calls += 1
@@ -314,6 +348,14 @@ def traced_call(tracer: Tracer, call: Callable, before: Optional[Callable[[Any],
         tracer.leave(self, out)
         return out
     return module_call
+
+
+def traced_loader_iter(tracer: Tracer, iterate: Callable) -> Callable:
+    """A DataLoader class's ``__iter__`` reporting each new iterator to ``tracer`` first."""
+    def loader_iter(self):
+        tracer.on_loader()
+        return iterate(self)
+    return loader_iter
 
 
 def traced_backward(tracer: Tracer, backward: Callable, tensor_type: type) -> Callable:

@@ -7,11 +7,15 @@ runs the converted script unmodified under :class:`~.run_trace_common.Tracer` wi
 * ``jittor.Module.__call__`` and ``shims.nn.Module.__call__`` (first-forward capture, outputs);
 * ``shims.autograd.backward`` (what ``Var.backward``, ``opt.step(loss)`` and ``opt.backward``
   call: the losses);
+* ``shims.data.DataLoader.__iter__``: the replayed stream moves to torch's state as torch made
+  its iterator of the same number (``TORCH_DIR/loaders.npy``);
 * ``jt.randn``/``jt.rand``/``jt.randn_like``/``jt.rand_like``, ``shims.randint`` and
   ``jt.randperm`` (what ``torch.randint``/``torch.randperm`` convert to) draw from torch's replayed CPU
   stream (``shims.random_torch``), the ``k``-th draw starting from the state torch's stream had
   before its ``k``-th (``TORCH_DIR/draws.npy``), so data drawn with ``torch.randn``, noise drawn
-  inside forward and dropout masks (``shims``' dropout draws ``jt.rand``) are torch's numbers.
+  inside forward and dropout masks (``shims``' dropout draws ``jt.rand``) are torch's numbers;
+* ``jt.init.uniform_``/``gauss_`` and ``Var.uniform_``/``gauss_``/``normal_`` (what torch's in-place
+  draws and ``nn.init.uniform_``/``normal_`` convert to) likewise, on a float32 Var.
 
 The gradient each first-step module output receives is not taken from hooks: a hook node on a
 computed Var (``Var.register_hook``) fires once per consumer under ``shims`` (measured: ``fc1``
@@ -42,7 +46,8 @@ from shims.optim import optimizers as shims_optim
 from shims.nn.dropouts import dropout as shims_dropout
 
 from .model import to_numpy
-from .run_trace_common import Backend, Tracer, constructing, run_script, traced_backward, traced_call
+from .run_trace_common import (Backend, Tracer, constructing, run_script, traced_backward, traced_call,
+                               traced_loader_iter)
 
 #: draws made inside Jittor or ``shims`` have no ``torch.rand`` counterpart on the torch side
 #: (``shims``' ``bernoulli`` stands for torch's C kernel) and use Jittor's own generator; except
@@ -80,8 +85,9 @@ class JittorBackend(Backend):
     def __init__(self, reference: Path):
         self.reference = reference
         self._init = None
-        draws = reference / "draws.npy"
+        draws, loaders = reference / "draws.npy", reference / "loaders.npy"
         self.draws = np.load(draws) if draws.exists() else np.zeros((0, 0), np.uint8)
+        self.loaders = np.load(loaders) if loaders.exists() else np.zeros((0, 0), np.uint8)
         self.drawn = 0
         self.tracer: Any = None
         self.outputs: list = []  # (Var, record) of the first step's module outputs
@@ -94,6 +100,13 @@ class JittorBackend(Backend):
             self.tracer.note(f"the port made more random draws (jt.randn/jt.rand) than torch's {len(self.draws)}: "
                              "the extra ones continue torch's stream unshared")
         self.drawn += 1
+
+    def loader(self, index: int, tracer: Tracer) -> None:
+        """Move the replayed stream to torch's as its ``index``-th DataLoader iterator was made."""
+        if index < len(self.loaders):
+            set_torch_state(random_torch.default_generator, self.loaders[index])
+        else:
+            tracer.note(f"the port made more DataLoader iterators than torch's {len(self.loaders)}")
 
     def is_tensor(self, x: Any) -> bool:
         return isinstance(x, jt.Var)
@@ -180,6 +193,33 @@ def _like(draw):
     return like
 
 
+def _scalar(x):
+    return x.item() if isinstance(x, jt.Var) else x
+
+
+def _inplace(backend: JittorBackend, own, kind: str):
+    """``jt.init.uniform_``/``gauss_`` (``Var.uniform_``/``normal_``: what torch's in-place draws
+    and ``nn.init.uniform_``/``normal_`` convert to) filling a float32 ``var`` from torch's replayed
+    stream, under the rule of :func:`_replayed`: torch's ``uniform_`` kernel exactly
+    (``random_torch.uniform``), ``normal_`` as ``N(0, 1) * std + mean``."""
+    def replays(var) -> bool:
+        caller = sys._getframe(2).f_code.co_filename
+        return not (any(lib in caller for lib in PORT_LIBS) or constructing(jt.Module) or str(var.dtype) != "float32")
+
+    def uniform_(var, low=0, high=1):
+        if not replays(var):
+            return own(var, low, high)
+        backend.before_draw()
+        return var.assign(jt.array(random_torch.uniform(tuple(var.shape), _scalar(low), _scalar(high))))
+
+    def gauss_(var, mean=0.0, std=1.0):
+        if not replays(var):
+            return own(var, mean, std)
+        backend.before_draw()
+        return var.assign(jt.array(random_torch.normal(tuple(var.shape))) * std + mean)
+    return uniform_ if kind == "uniform" else gauss_
+
+
 def install(tracer: Tracer) -> None:
     """Wrap the port's entry points so that they report to ``tracer``."""
     init, step = shims_optim.Optimizer.__init__, shims_optim.Optimizer.step
@@ -197,11 +237,17 @@ def install(tracer: Tracer) -> None:
     for cls in (jt.Module, shims.nn.Module):
         cls.__call__ = traced_call(tracer, cls.__call__)
     shims_autograd.backward = traced_backward(tracer, shims_autograd.backward, jt.Var)
+    shims.data.DataLoader.__iter__ = traced_loader_iter(tracer, shims.data.DataLoader.__iter__)
     randn, rand = _replayed(tracer.b, jt.randn, _floats("normal")), _replayed(tracer.b, jt.rand, _floats("uniform"))
     for owner in (jt, shims):
         for name, fn in (("randn", randn), ("rand", rand), ("randn_like", _like(randn)), ("rand_like", _like(rand))):
             if hasattr(owner, name) or owner is jt:
                 setattr(owner, name, fn)
+    inplace = {"uniform": ((jt.init, "uniform_"), (jt.Var, "uniform_")),
+               "normal": ((jt.init, "gauss_"), (jt.Var, "gauss_"), (jt.Var, "normal_"))}
+    for kind, owners in inplace.items():
+        for owner, name in owners:
+            setattr(owner, name, _inplace(tracer.b, getattr(owner, name), kind))
     shims.randint = _replayed(tracer.b, shims.randint, _randint)
     jt.randperm = _replayed(tracer.b, jt.randperm, _randperm)
 

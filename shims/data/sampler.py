@@ -5,8 +5,9 @@
 ``torch.manual_seed`` (converted: ``shims.manual_seed``) seeds, or from a ``torch.Generator``
 (converted: ``shims.Generator``), so a seeded program gets torch's order exactly (see that
 module for when the global stream stays in step with torch's).  A ``numpy.random.Generator`` or
-an int seed is accepted too and draws from numpy (reproducible, not torch's order), as is
-``WeightedRandomSampler`` always (torch draws it with ``multinomial``).  ``DistributedSampler``
+an int seed is accepted too and draws from numpy (reproducible, not torch's order).
+``WeightedRandomSampler`` with replacement draws torch's ``multinomial`` from the same streams
+(without replacement, from numpy).  ``DistributedSampler``
 seeds its own generator (``seed + epoch``), so its order is torch's exactly.
 """
 from __future__ import annotations
@@ -154,7 +155,8 @@ class SubsetRandomSampler(Sampler):
 
 class WeightedRandomSampler(Sampler):
     """``torch.utils.data.WeightedRandomSampler(weights, num_samples, replacement=True,
-    generator=None)``: indices drawn with probability proportional to ``weights``."""
+    generator=None)``: indices drawn with probability proportional to ``weights``; with
+    replacement (the default) torch's own indices for ``generator`` None or a torch Generator."""
 
     def __init__(self, weights, num_samples: int, replacement: bool = True, generator=None):
         if not isinstance(num_samples, int) or isinstance(num_samples, bool) or num_samples <= 0:
@@ -169,8 +171,11 @@ class WeightedRandomSampler(Sampler):
         self._rng = None
 
     def __iter__(self):
-        idx = self._epoch_rng().choice(len(self.weights), size=self.num_samples, replace=self.replacement,
-                               p=self.weights / self.weights.sum())
+        if self.replacement and self.num_samples > 1 and _torch_stream(self.generator):
+            idx = random_torch.multinomial_with_replacement(self.weights, self.num_samples, self.generator)
+        else:
+            idx = self._epoch_rng().choice(len(self.weights), size=self.num_samples, replace=self.replacement,
+                                           p=self.weights / self.weights.sum())
         return iter(int(i) for i in idx)
 
     def __len__(self):

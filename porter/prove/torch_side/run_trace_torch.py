@@ -7,6 +7,7 @@ hooks installed first (nothing in the user's files changes):
 * ``torch.optim.Optimizer.__init__`` (capture) and a global optimizer step post-hook;
 * ``torch.nn.Module.__call__`` (captures at a first forward, records outputs of the first step);
 * ``torch.autograd.backward`` (what ``Tensor.backward`` calls: the losses);
+* ``DataLoader.__iter__``: the stream's state as each iterator is made (``DIR/loaders.npy``);
 * ``torch.randn``/``rand``/``randn_like``/``rand_like``/``randint``/``randperm``: the stream's state before each call is
   kept (``DIR/draws.npy``); the port starts its draw of the same number from it, so data made
   with ``torch.randn``, noise drawn in forward and dropout masks are torch's numbers even where
@@ -16,6 +17,8 @@ hooks installed first (nothing in the user's files changes):
   ``torch.rand(shape) >= p`` (``shape[:2]`` for a feature dropout), a draw of torch's CPU stream
   that the port replays (``shims.random_torch``), where torch's own ``bernoulli_`` is not
   replayable; the run is still dropout with keep-probability ``1 - p``;
+* ``Tensor.uniform_``/``normal_`` (``nn.init.uniform_``/``normal_`` on a noise buffer in
+  forward, MCCNet's ``Net``): the state before each is kept too, the port's in-place draw replays it;
 * draws the port cannot replay (``bernoulli``, ``normal``, ``multinomial``, an RNN's
   inter-layer dropout) are noted, not changed.
 
@@ -36,8 +39,9 @@ import numpy as np
 import torch
 from torch.optim.optimizer import register_optimizer_step_post_hook
 
-from ..run_trace_common import Backend, Tracer, constructing, run_script, traced_backward, traced_call
-from .torch_dump import rounding_perturbed
+from ..run_trace_common import (Backend, Tracer, constructing, run_script, traced_backward, traced_call,
+                                traced_loader_iter)
+from .torch_dump import cuda_as_cpu, rounding_perturbed
 
 #: draws the port replays (``jt.randn`` ...: :mod:`.run_trace_jittor`), each from torch's state
 SHARED = ("randn", "rand", "randn_like", "rand_like", "randint", "randperm")
@@ -45,6 +49,11 @@ SHARED = ("randn", "rand", "randn_like", "rand_like", "randint", "randperm")
 #: those inside ``shims`` from ``shims.random_torch`` directly
 TORCH_LIBS = (f"{os.sep}torch{os.sep}", f"{os.sep}torchvision{os.sep}")
 UNSHARED = (("torch", "bernoulli"), ("torch", "normal"), ("torch", "multinomial"))
+#: in-place draws shared inside forward (the port's ``jt.init.uniform_``/``gauss_`` replay them)
+INPLACE_SHARED = ("uniform_", "normal_")
+_INIT_FILE = os.path.join("torch", "nn", "init.py")
+#: the frames of ``nn.init.uniform_``/``normal_`` (``deprecated_init``: the alias ``nn.init.normal``)
+_INIT_DRAWS = ("uniform_", "normal_", "_no_grad_uniform_", "_no_grad_normal_", "deprecated_init")
 #: torch's dropouts, redrawn with a ``torch.rand`` mask as ``shims``' dropouts draw theirs:
 #: name -> (feature dropout, alpha dropout, the rank read as unbatched, ``training``'s default)
 DROPOUTS = {"dropout": (False, False, None, True), "dropout1d": (True, False, 2, True),
@@ -63,10 +72,16 @@ class TorchBackend(Backend):
         self.out, self.perturb = out, perturb
         self.init: Dict[str, np.ndarray] = {}
         self.draws: List[np.ndarray] = []
+        self.loaders: List[np.ndarray] = []
 
     def finish(self, tracer: Tracer) -> None:
         if self.draws:
             np.save(self.out / "draws.npy", np.stack(self.draws))
+        if self.loaders:
+            np.save(self.out / "loaders.npy", np.stack(self.loaders))
+
+    def loader(self, index: int, tracer: Tracer) -> None:
+        self.loaders.append(torch.get_rng_state().numpy().copy())
 
     def is_tensor(self, x: Any) -> bool:
         return isinstance(x, torch.Tensor)
@@ -134,6 +149,37 @@ def _noting(tracer: Tracer, name: str, fn):
     return wrapped
 
 
+def _inplace_shared(tracer: Tracer, name: str, fn):
+    """``Tensor.uniform_``/``normal_`` (and so ``nn.init.uniform_``/``normal_``) recording the
+    stream's state before each draw, which the port's ``jt.init.uniform_``/``gauss_`` replays
+    (torch's numbers are unchanged: ``shims.random_torch`` reproduces both kernels), as
+    :func:`_shared` does for ``torch.rand``.  Not counted: a draw while building a model (it
+    initialises weights, which the port receives), and one from torch's own code outside
+    ``nn.init``; one on another dtype than float32 or with its own generator is not shared
+    (noted when inside forward)."""
+    def draw(self, *args, **kwargs):
+        if not constructing(torch.nn.Module):
+            user = _user_frame(sys._getframe(1))
+            if not any(lib in user.f_code.co_filename for lib in TORCH_LIBS):
+                if self.dtype == torch.float32 and kwargs.get("generator") is None:
+                    tracer.b.draws.append(torch.get_rng_state().numpy().copy())
+                elif tracer.depth:
+                    tracer.note(f"Tensor.{name} inside forward on a {self.dtype} tensor or with a generator: its "
+                                "draws are not shared (and torch's stream is out of step after it)")
+        return fn(self, *args, **kwargs)
+    return draw
+
+
+def _user_frame(frame):
+    """The caller of ``nn.init.uniform_``/``normal_`` (or of the tensor method itself).  Only those
+    pass through: ``kaiming_normal_`` and the other initialisers stay torch's own code, as the
+    port's ``jt.init.kaiming_normal_`` is Jittor's."""
+    while (frame.f_back is not None and frame.f_code.co_filename.endswith(_INIT_FILE)
+           and frame.f_code.co_name in _INIT_DRAWS):
+        frame = frame.f_back
+    return frame
+
+
 def install(tracer: Tracer) -> None:
     """Wrap torch's entry points so that they report to ``tracer``."""
     init = torch.optim.Optimizer.__init__
@@ -152,6 +198,8 @@ def install(tracer: Tracer) -> None:
 
     torch.nn.Module.__call__ = traced_call(tracer, torch.nn.Module.__call__, rnn_dropout)
     torch.autograd.backward = traced_backward(tracer, torch.autograd.backward, torch.Tensor)
+    loader = torch.utils.data.DataLoader
+    loader.__iter__ = traced_loader_iter(tracer, loader.__iter__)
     for name in SHARED:
         setattr(torch, name, _shared(tracer.b, getattr(torch, name)))
     F = torch.nn.functional
@@ -160,8 +208,10 @@ def install(tracer: Tracer) -> None:
     for owner, name in UNSHARED:
         mod = sys.modules[owner]
         setattr(mod, name, _noting(tracer, f"{owner}.{name}", getattr(mod, name)))
-    for name in ("bernoulli_", "normal_", "uniform_", "exponential_", "geometric_", "cauchy_", "log_normal_"):
+    for name in ("bernoulli_", "exponential_", "geometric_", "cauchy_", "log_normal_"):
         setattr(torch.Tensor, name, _noting(tracer, f"Tensor.{name}", getattr(torch.Tensor, name)))
+    for name in INPLACE_SHARED:
+        setattr(torch.Tensor, name, _inplace_shared(tracer, name, getattr(torch.Tensor, name)))
 
 
 def main(argv=None) -> int:
@@ -186,7 +236,8 @@ def main(argv=None) -> int:
         torch.set_rng_state(torch.from_numpy(np.load(a.start_state)))
     np.save(out / "start_state.npy", torch.get_rng_state().numpy())
     args = a.args[1:] if a.args[:1] == ["--"] else a.args
-    return run_script(tracer, a.script, args)
+    with cuda_as_cpu():  # a script that calls .cuda() unconditionally runs on a machine without CUDA
+        return run_script(tracer, a.script, args)
 
 
 if __name__ == "__main__":
