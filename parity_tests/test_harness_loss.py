@@ -93,6 +93,7 @@ def test_second_order_loss_matches(project, capsys):
     assert "ok   forward" in out and "ok   grads" in out and "ok   steps" in out, out
     # a passing gradient row says how accurate it is (the per-term figure a user reports)
     assert "float32 error at most" in out.split("ok   grads", 1)[1].split("\n", 2)[1], out
+    assert "float32 error at most" in out.split("ok   forward", 1)[1].split("\n", 2)[1], out  # and the forward
     converted = (project / "out_r1" / "loss_jittor" / "terms.py").read_text()
     assert "import torch" not in converted and "jt.grad(" in converted, converted
 
@@ -292,3 +293,6 @@ def test_loss_terms_expose_a_term_the_total_hides(tmp_path):
     assert "ok   grads[gterms:losses[main]]" in out, out
     assert "FAIL grads[gterms:losses[aux]]" in out, out
     assert (tmp_path / "terms" / "terms" / "gterms.losses.aux" / "reference.npz").exists()
+    # the rows are recorded per term, and the report says where (it named a file never written)
+    assert (tmp_path / "terms" / "terms" / "gterms.losses.aux" / "results" / "terms.json").exists()
+    assert f"results: {tmp_path / 'terms' / 'terms'}/<term>/results/terms.json" in out, out

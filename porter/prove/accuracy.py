@@ -13,7 +13,7 @@ Arrays of one value (a loss) are left to the row's own comparison: see :func:`no
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, List, Mapping, Tuple
+from typing import Any, Iterable, List, Mapping, Optional, Tuple
 
 import numpy as np
 
@@ -43,11 +43,12 @@ def rounding_ratio(got32: Any, ref32: Any, ref64: Any) -> Tuple[Comparison, Comp
 
 
 def noisier_than_torch(got32: Mapping[str, Any], ref32: Mapping[str, np.ndarray], ref64: Mapping[str, np.ndarray],
-                       names: Iterable[str]) -> Tuple[List[Comparison], float]:
+                       names: Iterable[str]) -> Tuple[List[Comparison], Optional[float]]:
     """The arrays among ``names`` (present in all three mappings) whose port float32 error
     exceeds the bound (see the module docstring), as failing comparisons, and the worst ratio
-    of the port's error to torch's own over all of ``names``."""
-    failing, worst = [], 0.0
+    of the port's error to torch's own over all of ``names`` (None when no array was judged:
+    no float64 reference, or only single values)."""
+    failing, worst = [], None
     for name in names:
         if name not in got32 or name not in ref32 or name not in ref64:
             continue
@@ -61,7 +62,7 @@ def noisier_than_torch(got32: Mapping[str, Any], ref32: Mapping[str, np.ndarray]
             continue  # shapes or non-finite values: the rtol/atol comparison reports those
         ratio = port.max_abs_err / own.max_abs_err if own.max_abs_err > 0 else (
             0.0 if port.max_abs_err == 0 else float("inf"))
-        worst = max(worst, ratio if np.isfinite(ratio) else 0.0)
+        worst = max(worst or 0.0, ratio if np.isfinite(ratio) else 0.0)
         if port.max_abs_err > bound:
             failing.append(Comparison(f"{name} (float32 accuracy vs torch's float64)", False, port.max_abs_err,
                                       port.max_rel_err, port.got_shape, port.ref_shape,

@@ -156,7 +156,7 @@ def main(argv: List[str]) -> int:
         code = _check(one, where, rtol, atol, rows, first=n == 0, label=label)
         if code is not None:
             return code
-    return _report(rows, out, spec.name)
+    return _report(rows, out, spec.name, per_term=len(runs) > 1)
 
 
 def _check(spec, out: Path, rtol: float, atol: float, rows: list, first: bool, label: str) -> Optional[int]:
@@ -207,8 +207,9 @@ def _check(spec, out: Path, rtol: float, atol: float, rows: list, first: bool, l
     return None
 
 
-def _report(rows, out: Path, name: str) -> int:
-    """Print the rows (with the detail of a failure or a noted pass); the exit code."""
+def _report(rows, out: Path, name: str, per_term: bool = False) -> int:
+    """Print the rows (with the detail of a failure or a noted pass) and where they were
+    recorded (``per_term``: one file per loss term, under ``out/terms/``); the exit code."""
     for row in rows:
         mark = "ok  " if row.ok else "FAIL"
         errors = (f"max abs err {row.max_abs_err:.3g}  max rel err {row.max_rel_err:.3g}"
@@ -216,5 +217,8 @@ def _report(rows, out: Path, name: str) -> int:
         print(f"{mark} {row.case:<8} {errors}".rstrip())
         if not row.ok or row.detail.endswith("]"):  # a failure, or a pass with a note
             print(f"     {row.detail}")
-    print(f"results: {out / 'results' / (name + '.json')}")
+    if per_term:
+        print(f"results: {out / 'terms'}/<term>/results/{name}.json (one file per loss term)")
+    else:
+        print(f"results: {out / 'results' / (name + '.json')}")
     return 0 if all(r.ok for r in rows) else 1
