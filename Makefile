@@ -14,7 +14,7 @@ JTPORT     = $(RUN) $(VENV)/bin/jtport
 PYTEST_ARGS ?=
 JT_VERSION = $(shell $(PY) -c 'from porter.machine.env import JITTOR_VERSION; print(JITTOR_VERSION)')
 
-.PHONY: all demo test unit lint parity docs bench doctor clean venvs mpi wheel-test
+.PHONY: all demo test test-full unit lint parity docs bench doctor clean venvs mpi wheel-test
 
 all: test
 
@@ -78,8 +78,13 @@ mpi:
 	      || echo "OpenMPI could not be installed: the distributed tests will skip"; \
 	  else echo "OpenMPI (mpirun) is missing and this is not root: the distributed tests will skip"; fi; }
 
-# --durations: a CI log says where a cold run's time went
+# the fast loop: every test not marked slow (whole-model and whole-script suites, the heaviest
+# unit tests, seven of eight per-API cases); test-full runs everything, as CI does (.ci/run).
+# --durations: a log says where a run's time went
 test: mpi venvs lint
+	$(JTPY) -m pytest -m "not slow" --durations=20 $(PYTEST_ARGS)
+
+test-full: mpi venvs lint
 	$(JTPY) -m pytest --durations=40 $(PYTEST_ARGS)
 
 # ruff, configured in pyproject.toml ([tool.ruff]: line length 120, pyflakes + pycodestyle errors);
