@@ -7,7 +7,7 @@ buffer); :class:`shims.nn.Module` follows that rule for Vars assigned after a mo
 """
 from __future__ import annotations
 
-__all__ = ["parameter", "is_parameter"]
+__all__ = ["parameter"]
 
 #: the attribute that marks a Var made by :func:`parameter`
 _MARK = "_shim_parameter"
