@@ -226,3 +226,29 @@ def test_module_structure_matches_torch(ref):
     assert isinstance(sliced, nn.Sequential)
     assert [type(m).__name__ for m in sliced] == ["Identity", "BatchNorm2d"] == list(d["sliced"])
     assert sliced(jt.ones(1, 4, 3, 3)).shape == [1, 4, 3, 3]
+
+
+def test_tensor_attributes_after_init_are_not_state(ref):
+    """A Var assigned to a module after ``__init__`` is state only if it is a Parameter, as in
+    torch (HiSD's trainer keeps its losses on ``self`` in ``update()``)."""
+    d = np.load(ref / "tensor_attrs.npz")
+
+    class Trainer(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.gen = jnn.Linear(2, 2)
+            self.gain = jt.ones(2).start_grad()
+            self.register_buffer("count", jt.zeros(1))
+
+        def execute(self, x):
+            self.hidden = self.gen(x)
+            return self.hidden * self.gain
+
+    t = Trainer()
+    t.loss_gen = t(jt.ones(1, 2)).mean()
+    t.anchor = jt.ones(2)
+    t.extra = nn.parameter(jt.zeros(2))
+    t.count = t.count + 1
+    assert list(t.state_dict()) == list(d["keys"])
+    assert [n for n, _ in t.named_parameters()] == list(d["params"])
+    assert [n for n, _ in t.named_buffers()] == list(d["buffers"])

@@ -174,6 +174,30 @@ def structure():
              sliced=np.array([type(m).__name__ for m in net.body[1:3]]))
 
 
+def tensor_attrs():
+    """Which tensors assigned to a module become state: only Parameters and buffers, wherever
+    they are assigned (a trainer keeps its losses on ``self`` after ``__init__``)."""
+    class Trainer(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.gen = nn.Linear(2, 2)
+            self.gain = nn.Parameter(torch.ones(2))
+            self.register_buffer("count", torch.zeros(1))
+
+        def forward(self, x):
+            self.hidden = self.gen(x)
+            return self.hidden * self.gain
+
+    t = Trainer()
+    t.loss_gen = t(torch.ones(1, 2)).mean()
+    t.anchor = torch.ones(2)
+    t.extra = nn.Parameter(torch.zeros(2))
+    t.count = t.count + 1
+    np.savez(os.path.join(OUT, "tensor_attrs.npz"), keys=np.array(list(t.state_dict().keys())),
+             params=np.array([n for n, _ in t.named_parameters()]),
+             buffers=np.array([n for n, _ in t.named_buffers()]))
+
+
 def main():
     global OUT
     ap = argparse.ArgumentParser()
@@ -187,6 +211,7 @@ def main():
     resizing()
     clipping()
     structure()
+    tensor_attrs()
 
 
 if __name__ == "__main__":

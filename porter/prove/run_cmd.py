@@ -24,7 +24,7 @@ from typing import List, Optional, Sequence, Tuple
 from . import workspace
 from .run_compare import Trace, judge, table
 from .run_report_html import write
-from .run_trace_common import PROGRESS
+from .run_trace_common import PROGRESS, SAMPLE
 
 EPILOG = """\
 exit codes:
@@ -54,6 +54,9 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--project-root", metavar="REL",
                     help="a folder, relative to each script's own folder (e.g. ..), that the script's imports start "
                          "from: the original's on the torch side's path, the conversion's on the port's")
+    ap.add_argument("--sample", type=int, default=SAMPLE, metavar="N",
+                    help="keep at most about N elements of each first-step output and gradient: a larger one is "
+                         f"compared on an evenly strided sample (default {SAMPLE}; 0 keeps everything)")
     return ap
 
 
@@ -114,7 +117,7 @@ def main(argv: Sequence[str]) -> int:
     out = Path(a.out).resolve() if a.out else Path.cwd() / "build" / "parity" / "run" / original.stem
     out.mkdir(parents=True, exist_ok=True)
     torch_python = a.torch_python or workspace.default_torch_python()
-    steps = ["--steps", str(a.steps)]
+    steps = ["--steps", str(a.steps), "--sample", str(a.sample)]
     if a.project_root and not (original.parent / a.project_root).is_dir():
         print(f"jtport parity: error: --project-root {a.project_root}: no such folder beside {original}",
               file=sys.stderr)

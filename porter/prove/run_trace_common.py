@@ -46,6 +46,10 @@ import numpy as np
 from .common import flatten
 
 PROGRESS = "jtport-progress:"  # the parent prints stderr lines that start with this
+#: the most elements kept of one recorded first-step output (and of its gradient): a larger one
+#: is kept as an evenly strided sample of about that many (the same elements on every side), so
+#: a trace of a full-size network (MCCNet's VGG-19 at 256x256: 5.2 GB whole) stays small
+SAMPLE = 1 << 16
 
 
 class StopRun(BaseException):
@@ -125,8 +129,8 @@ def _class_site(cls: type) -> Dict[str, Any]:
 class Tracer:
     """Records one run of a training script (see the module docstring)."""
 
-    def __init__(self, backend: Backend, out: Path, steps: int):
-        self.b, self.out, self.steps = backend, Path(out), int(steps)
+    def __init__(self, backend: Backend, out: Path, steps: int, sample: int = SAMPLE):
+        self.b, self.out, self.steps, self.sample = backend, Path(out), int(steps), int(sample)
         self.roots: List[Any] = []
         self.root_why: List[str] = []
         self.names: Dict[int, Tuple[int, str]] = {}  # id(module) -> (root index, qualname)
@@ -237,7 +241,7 @@ class Tracer:
         self.act_order.append(call)
         self.sites[call] = self._site(module)
         for name, t in flat:
-            self.arrays[f"act/{name}"] = self.b.to_numpy(t)
+            self.arrays[f"act/{name}"] = self._kept(self.b.to_numpy(t), name)
             if self.b.requires_grad(t):
                 try:
                     self.b.hook(t, self._grad_recorder(name))
@@ -260,10 +264,20 @@ class Tracer:
                     break
         return site
 
+    def _kept(self, a: np.ndarray, name: str) -> np.ndarray:
+        """``a``, or its evenly strided sample when it has more than ``sample`` elements (said
+        once in the notes)."""
+        if self.sample <= 0 or a.size <= self.sample:
+            return a
+        stride = -(-a.size // self.sample)
+        self.note(f"first-step outputs over {self.sample} elements (and their gradients) are compared on "
+                  "every k-th element only (k = ceil(size / that)), the same elements on both sides")
+        return np.ascontiguousarray(a.reshape(-1)[::stride])
+
     def _grad_recorder(self, name: str) -> Callable[[Any], None]:
         def record(g):
             if self.step == 0 and g is not None:
-                g = self.b.to_numpy(g).astype(np.float64)
+                g = self._kept(self.b.to_numpy(g), name).astype(np.float64)
                 self.actgrads[name] = self.actgrads[name] + g if name in self.actgrads else g
         return record
 

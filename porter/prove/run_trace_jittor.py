@@ -3,7 +3,8 @@
 ``python -m porter.prove.run_trace_jittor --out DIR --steps N --reference TORCH_DIR SCRIPT -- ARGS``
 runs the converted script unmodified under :class:`~.run_trace_common.Tracer` with these hooks:
 
-* ``shims.optim.Optimizer.__init__`` and ``step`` (capture, steps);
+* ``shims.optim.Optimizer.__init__`` (capture) and the ``step`` of every optimizer class built
+  (steps; an outermost call counts once);
 * ``jittor.Module.__call__`` and ``shims.nn.Module.__call__`` (first-forward capture, outputs);
 * ``shims.autograd.backward`` (what ``Var.backward``, ``opt.step(loss)`` and ``opt.backward``
   call: the losses);
@@ -46,7 +47,7 @@ from shims.optim import optimizers as shims_optim
 from shims.nn.dropouts import dropout as shims_dropout
 
 from .model import to_numpy
-from .run_trace_common import (Backend, Tracer, constructing, run_script, traced_backward, traced_call,
+from .run_trace_common import (SAMPLE, Backend, Tracer, constructing, run_script, traced_backward, traced_call,
                                traced_loader_iter)
 
 #: draws made inside Jittor or ``shims`` have no ``torch.rand`` counterpart on the torch side
@@ -220,20 +221,43 @@ def _inplace(backend: JittorBackend, own, kind: str):
     return uniform_ if kind == "uniform" else gauss_
 
 
+def _count_steps(cls: type, tracer: Tracer) -> None:
+    """``cls.step`` reporting each outermost step of an optimizer to ``tracer``: an optimizer
+    class with a ``step`` of its own (``shims.optim.LBFGS``, a converted torch optimizer) is
+    counted like the base's, and a step that calls another (``super().step()``, the base's
+    closure form calling ``self.step()``) counts once, as torch's step hooks do."""
+    own = cls.__dict__["step"]
+    if getattr(own, "_jtport_counted", False):
+        return
+
+    def step(self, *args, **kwargs):
+        depth = self.__dict__.get("_jtport_step_depth", 0)
+        self.__dict__["_jtport_step_depth"] = depth + 1
+        try:
+            out = own(self, *args, **kwargs)
+        finally:
+            self.__dict__["_jtport_step_depth"] = depth
+        if depth == 0:
+            tracer.on_step(self)
+        return out
+
+    step._jtport_counted = True
+    step.__doc__, step.__name__, step.__qualname__ = own.__doc__, own.__name__, own.__qualname__
+    cls.step = step
+
+
 def install(tracer: Tracer) -> None:
     """Wrap the port's entry points so that they report to ``tracer``."""
-    init, step = shims_optim.Optimizer.__init__, shims_optim.Optimizer.step
+    init = shims_optim.Optimizer.__init__
 
     def optimizer_init(self, params, *args, **kwargs):
         init(self, params, *args, **kwargs)
+        for cls in type(self).__mro__:
+            if "step" in cls.__dict__ and issubclass(cls, shims_optim.Optimizer):
+                _count_steps(cls, tracer)
         tracer.on_optimizer(self, self.params())
 
-    def optimizer_step(self, *args, **kwargs):
-        out = step(self, *args, **kwargs)
-        tracer.on_step(self)
-        return out
-
-    shims_optim.Optimizer.__init__, shims_optim.Optimizer.step = optimizer_init, optimizer_step
+    shims_optim.Optimizer.__init__ = optimizer_init
     for cls in (jt.Module, shims.nn.Module):
         cls.__call__ = traced_call(tracer, cls.__call__)
     shims_autograd.backward = traced_backward(tracer, shims_autograd.backward, jt.Var)
@@ -258,12 +282,13 @@ def main(argv=None) -> int:
     ap.add_argument("--out", required=True)
     ap.add_argument("--steps", type=int, required=True)
     ap.add_argument("--reference", required=True)
+    ap.add_argument("--sample", type=int, default=SAMPLE)
     ap.add_argument("script")
     ap.add_argument("args", nargs=argparse.REMAINDER)
     a = ap.parse_args(argv)
     out = Path(a.out).resolve()
     backend = JittorBackend(Path(a.reference).resolve())
-    tracer = backend.tracer = Tracer(backend, out, a.steps)
+    tracer = backend.tracer = Tracer(backend, out, a.steps, a.sample)
     install(tracer)
     start = backend.reference / "start_state.npy"
     if start.exists():  # an unseeded script: torch's stream as it was when the script started

@@ -8,6 +8,7 @@ classes give torch's behaviour on top of ``jittor.Module``.
 from __future__ import annotations
 
 import collections
+import functools
 import itertools
 import threading
 from typing import Dict, Iterable, Iterator, List, Optional, Tuple
@@ -16,6 +17,7 @@ import jittor as jt
 
 from ..autograd import zero_grads
 from ..checkpoint.state_dict import load_state_dict
+from .param_flag import is_parameter
 
 __all__ = ["Module", "Sequential", "ModuleList", "ModuleDict", "set_tensor_attr", "RemovableHandle", "with_dtype"]
 
@@ -46,21 +48,64 @@ def with_dtype(module, dtype):
     return module if dtype is None else _cast_floats(module, dtype)
 
 
-#: the shims modules whose forward is running in this thread (id -> how many times): a Var one
-#: of them assigns to a new attribute of its own is a plain tensor attribute (torch: ``self.h =
-#: out`` in ``forward``), never a new trainable parameter.  Modules built meanwhile (a layer
-#: created lazily in forward) keep their parameters.
+#: per thread, the shims modules whose forward (``"active"``) or ``__init__`` (``"building"``)
+#: is running (id -> how many times).  A Var assigned to a new attribute of a module while its
+#: forward runs, or once its ``__init__`` is done, is a plain tensor attribute (torch: ``self.h =
+#: out`` in ``forward``, ``self.loss = ...`` in a trainer's ``update()``) unless it was made by
+#: ``shims.nn.parameter`` (torch's ``nn.Parameter``); during ``__init__`` every Var attribute is
+#: state, as Jittor's layers expect.  Modules built meanwhile (a layer created lazily in forward)
+#: keep their parameters.
 _FORWARD = threading.local()
 _HOOK_IDS = itertools.count()
 #: Vars made by ``shims.nn.Buffer(t, persistent)``: id -> (Var, persistent) until assigned
 _BUFFERS: Dict[int, tuple] = {}
 
 
-def _running() -> Dict[int, int]:
-    active = getattr(_FORWARD, "active", None)
-    if active is None:
-        active = _FORWARD.active = {}
-    return active
+def _counts(slot: str = "active") -> Dict[int, int]:
+    counts = getattr(_FORWARD, slot, None)
+    if counts is None:
+        counts = {}
+        setattr(_FORWARD, slot, counts)
+    return counts
+
+
+class _Inside:
+    """Counts ``obj`` as inside ``slot`` (a forward or an ``__init__``) for a ``with`` block."""
+
+    __slots__ = ("counts", "key")
+
+    def __init__(self, slot: str, obj):
+        self.counts, self.key = _counts(slot), id(obj)
+
+    def __enter__(self):
+        self.counts[self.key] = self.counts.get(self.key, 0) + 1
+
+    def __exit__(self, *exc) -> None:
+        self.counts[self.key] -= 1
+        if not self.counts[self.key]:
+            del self.counts[self.key]
+
+
+def _building_init(init):
+    """``init`` (a module class's ``__init__``) marking its instance as under construction."""
+    if getattr(init, "_shim_builds", False):
+        return init
+
+    @functools.wraps(init)
+    def __init__(self, *args, **kw):
+        with _Inside("building", self):
+            init(self, *args, **kw)
+
+    __init__._shim_builds = True
+    return __init__
+
+
+def _plain_tensor(module, value) -> bool:
+    """Whether a Var assigned to a new attribute of ``module`` now is a plain attribute (torch:
+    not an ``nn.Parameter``, assigned in forward or after ``__init__``), not state."""
+    if is_parameter(value):
+        return False
+    return id(module) in _counts("active") or id(module) not in _counts("building")
 
 
 class RemovableHandle:
@@ -142,8 +187,10 @@ class Module(jt.Module):
       returns ``(missing_keys, unexpected_keys)``.
     * ``set_tensor_attr(name, t)``: a plain tensor attribute (torch: ``self.w = tensor``) that is
       neither a parameter nor in ``state_dict`` and keeps its gradient graph; a Var assigned to a
-      new attribute while a forward runs (``self.hidden = h`` in ``forward``) is one too (Jittor
-      would make it a trainable parameter, in ``parameters()`` and ``state_dict()``).
+      new attribute while a forward runs (``self.hidden = h`` in ``forward``) or after
+      ``__init__`` (``self.loss_gen = ...`` in a trainer's ``update()``) is one too, unless
+      ``shims.nn.parameter`` made it (torch's ``nn.Parameter``): only Parameters and registered
+      buffers are state in torch, where Jittor makes every Var attribute a trainable parameter.
     * forward hooks with torch's signatures and ``RemovableHandle``s
       (``register_forward_pre_hook``, ``register_forward_hook``, ``with_kwargs``, ``prepend``);
     * ``double()``/``float()``/``half()``/``bfloat16()`` cast floating parameters and buffers;
@@ -152,6 +199,11 @@ class Module(jt.Module):
 
     def __init__(self, *args, **kw):
         super().__init__()
+
+    def __init_subclass__(cls, **kw):
+        super().__init_subclass__(**kw)
+        if "__init__" in cls.__dict__:
+            cls.__init__ = _building_init(cls.__dict__["__init__"])
 
     # -- torch spelling of execute -------------------------------------------------------
     def execute(self, *args, **kw):
@@ -178,14 +230,8 @@ class Module(jt.Module):
                     res = hook(self, args)
                     if res is not None:
                         args = res if isinstance(res, tuple) else (res,)
-        active = _running()
-        active[id(self)] = active.get(id(self), 0) + 1
-        try:
+        with _Inside("active", self):
             out = self.execute(*args, **kw)
-        finally:
-            active[id(self)] -= 1
-            if not active[id(self)]:
-                del active[id(self)]
         if post:
             for hook, with_kwargs in list(post.values()):
                 res = hook(self, args, kw, out) if with_kwargs else hook(self, args, out)
@@ -286,9 +332,9 @@ class Module(jt.Module):
         if marked is not None and marked[0] is value:  # self.x = nn.Buffer(t): torch registers a buffer
             self.register_buffer(key, value, persistent=marked[1])
             return
-        if (isinstance(value, jt.Var) and id(self) in _running() and not key.startswith("_")
-                and not isinstance(d.get(key), jt.Var) and key not in _buffer_names(self)):
-            # torch: a tensor assigned in forward is a plain attribute, not a parameter
+        if (isinstance(value, jt.Var) and not key.startswith("_") and not isinstance(d.get(key), jt.Var)
+                and key not in _buffer_names(self) and _plain_tensor(self, value)):
+            # torch: a tensor that is no Parameter, assigned outside __init__, is no state
             if key in d:
                 object.__delattr__(self, key)
             d.setdefault("_shim_tensor_attrs", {})[key] = value
@@ -440,6 +486,9 @@ class Module(jt.Module):
     def load_state_dict(self, state_dict, strict: bool = True):
         """torch's ``load_state_dict``; see :func:`shims.checkpoint.load_state_dict`."""
         return load_state_dict(self, state_dict, strict=strict)
+
+
+Module.__init__ = _building_init(Module.__init__)
 
 
 # -- torch's forward hooks on Jittor's own modules (nn.Linear, nn.Conv2d, ...) -----------------

@@ -209,3 +209,30 @@ def test_module_to_places_nothing_and_casts_floats_as_torch():
     assert str(net.w.dtype) == "float64"
     net.to(jt.zeros(1, dtype="float32"))  # a tensor's dtype
     assert str(net.w.dtype) == "float32" and str(net.steps.dtype) == "int32"
+
+
+def test_tensors_assigned_after_init_are_state_only_as_parameters():
+    """torch's rule: after ``__init__`` a tensor attribute is state only when it is a Parameter
+    (``shims.nn.parameter``, what the converter writes there) or a registered buffer."""
+    class Trainer(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.gen = jnn.Linear(2, 2)
+            self.scale = jt.ones(2)  # in __init__: a parameter, as Jittor's layers expect
+            self.register_buffer("steps", jt.zeros(1))
+
+        def update(self, x):
+            self.loss_gen = (self.gen(x) * self.scale).sum()
+            self.lazy = nn.parameter(jt.zeros(2))
+            self.steps = self.steps + 1
+            return self.loss_gen
+
+    t = Trainer()
+    loss = t.update(jt.ones(1, 2))
+    assert list(t.state_dict()) == ["scale", "lazy", "steps", "gen.weight", "gen.bias"]
+    assert [n for n, _ in t.named_parameters()] == ["scale", "lazy", "gen.weight", "gen.bias"]
+    assert t.loss_gen is loss and "loss_gen" not in t.__dict__
+    t.loss_gen = loss * 2  # re-assigned: still a plain attribute
+    assert "loss_gen" not in t.state_dict()
+    # the graph of the plain attribute is kept
+    np.testing.assert_allclose(jt.grad(t.loss_gen, t.scale).numpy(), 2 * t.gen(jt.ones(1, 2)).numpy()[0], rtol=1e-6)

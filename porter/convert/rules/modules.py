@@ -12,9 +12,12 @@ directly or through classes of the same file, are touched:
   (``shims.nn.Module``), after which plain assignments keep it a non-parameter.  Names the
   class also registers as parameter/buffer/module are left alone.
 
-``nn.Parameter(t)`` -> ``t.start_grad()`` (every Var attribute of a Jittor module is a
-parameter; ``start_grad`` makes sure it is trained even if ``t`` was gradient-stopped), and
-``nn.Parameter(t, requires_grad=False)`` -> ``t.stop_grad()``.
+``nn.Parameter(t)`` in a module class's ``__init__`` -> ``t.start_grad()`` (every Var attribute
+``__init__`` sets is a parameter; ``start_grad`` makes sure it is trained even if ``t`` was
+gradient-stopped), and ``nn.Parameter(t, requires_grad=False)`` -> ``t.stop_grad()``.  Anywhere
+else (a lazily built parameter, a helper function) -> ``shims.nn.parameter(t[, flag])``, which
+marks the Var: ``shims.nn.Module`` keeps a Var assigned after ``__init__`` as state only when it
+is a Parameter, as torch does (a trainer's ``self.loss = ...`` stays a plain attribute).
 
 Buffers (``register_buffer(name, t, persistent=...)``), ``register_parameter``, torch's
 ``eval()`` (gradients keep flowing) and ``requires_grad_`` need no rewrite: converted modules
@@ -156,8 +159,9 @@ class ModuleRule(Rule):
 
     # -- nn.Parameter ----------------------------------------------------------------------
     def _parameter(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
-        """``nn.Parameter(t[, requires_grad])`` -> ``t.start_grad()`` / ``t.stop_grad()``; a flag that
-        is no literal -> ``shims.nn.parameter(t, flag)``."""
+        """``nn.Parameter(t[, requires_grad])`` in ``__init__`` -> ``t.start_grad()`` /
+        ``t.stop_grad()``; a flag that is no literal, or a call outside ``__init__`` ->
+        ``shims.nn.parameter(t[, flag])``."""
         if not updated.args or updated.args[0].keyword is not None or updated.args[0].star:
             return updated
         flag = "True"
@@ -165,12 +169,14 @@ class ModuleRule(Rule):
             if a.keyword is None or a.keyword.value == "requires_grad":
                 flag = code_of(a.value)
         value = updated.args[0].value
-        if flag not in ("True", "False"):  # known when the line runs: shims.nn.parameter decides
+        in_init = self._module_class() is not None and self.method[-1] == "__init__"
+        if flag not in ("True", "False") or not in_init:  # shims.nn.parameter decides, and marks
             self.ctx.handled(original.func)
-            return cst.Call(func=self.ctx.spell("shims.nn.parameter"),
-                            args=[cst.Arg(value.with_changes(lpar=[], rpar=[]) if value.lpar else value,
-                                          comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
-                                  cst.Arg(cst.parse_expression(flag))])
+            args = [cst.Arg(value.with_changes(lpar=[], rpar=[]) if value.lpar else value)]
+            if flag != "True":
+                args = [args[0].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
+                        cst.Arg(cst.parse_expression(flag))]
+            return cst.Call(func=self.ctx.spell("shims.nn.parameter"), args=args)
         if not isinstance(value, (cst.Name, cst.Attribute, cst.Call, cst.Subscript)) or value.lpar:
             value = value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
         self.ctx.handled(original.func)

@@ -39,7 +39,7 @@ import numpy as np
 import torch
 from torch.optim.optimizer import register_optimizer_step_post_hook
 
-from ..run_trace_common import (Backend, Tracer, constructing, run_script, traced_backward, traced_call,
+from ..run_trace_common import (SAMPLE, Backend, Tracer, constructing, run_script, traced_backward, traced_call,
                                 traced_loader_iter)
 from .torch_dump import cuda_as_cpu, rounding_perturbed
 
@@ -220,6 +220,7 @@ def main(argv=None) -> int:
     ap.add_argument("--out", required=True)
     ap.add_argument("--steps", type=int, required=True)
     ap.add_argument("--perturb", type=int, default=0)
+    ap.add_argument("--sample", type=int, default=SAMPLE)
     ap.add_argument("--start-state", help="torch's random state to start from (a spread run starts where the "
                                           "reference did): an unseeded script draws the same numbers")
     ap.add_argument("script")
@@ -230,7 +231,7 @@ def main(argv=None) -> int:
     backend = TorchBackend(out, a.perturb)
     if a.perturb:
         backend.side = f"torch (spread {a.perturb})"
-    tracer = Tracer(backend, out, a.steps)
+    tracer = Tracer(backend, out, a.steps, a.sample)
     install(tracer)
     if a.start_state:
         torch.set_rng_state(torch.from_numpy(np.load(a.start_state)))
