@@ -60,21 +60,27 @@ TRAIN = textwrap.dedent("""
 
 def _run(python, project, out_dir):
     out_dir.mkdir()
-    subprocess.run([str(python), "train.py", str(out_dir)], cwd=project, check=True, capture_output=True,
-                   text=True, timeout=600)
+    proc = subprocess.run([str(python), "train.py", str(out_dir)], cwd=project, capture_output=True,
+                          text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
     return np.load(out_dir / "out.npy"), np.load(out_dir / "flags.npy")
 
 
-def test_whole_model_save_and_trusted_load_match_torch(tmp_path):
+def _both(tmp_path, model, train):
+    """(outputs, flags) of the project run by torch, then converted with no marker, under Jittor."""
     src = tmp_path / "proj"
     src.mkdir()
-    (src / "model.py").write_text(MODEL)
-    (src / "train.py").write_text(TRAIN)
-    want_out, want_flags = _run(torch_python(), src, tmp_path / "torch")
+    (src / "model.py").write_text(model)
+    (src / "train.py").write_text(train)
+    want = _run(torch_python(), src, tmp_path / "torch")
     convert_path(src, tmp_path / "proj_jt")
     for f in (tmp_path / "proj_jt").glob("*.py"):
         assert "jtport:" not in f.read_text(), f"{f.name} has a marker: converted code must run unmodified"
-    got_out, got_flags = _run(sys.executable, tmp_path / "proj_jt", tmp_path / "jittor")
+    return want + _run(sys.executable, tmp_path / "proj_jt", tmp_path / "jittor")
+
+
+def test_whole_model_save_and_trusted_load_match_torch(tmp_path):
+    want_out, want_flags, got_out, got_flags = _both(tmp_path, MODEL, TRAIN)
     np.testing.assert_array_equal(got_flags, want_flags)
     assert want_flags.tolist() == [True, False, True]
     # float32 matmuls of <= 4 terms and a batch norm, in a different order
@@ -168,26 +174,12 @@ ARGS_TRAIN = textwrap.dedent("""
 """)
 
 
-def _run_args(python, project, out_dir):
-    out_dir.mkdir()
-    proc = subprocess.run([str(python), "train.py", str(out_dir)], cwd=project, capture_output=True,
-                          text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return np.load(out_dir / "out.npy"), np.load(out_dir / "flags.npy")
-
-
 def test_whole_objects_whose_constructors_take_arguments_match_torch(tmp_path):
     """``torch.save([model, criterion, optimizer], f)`` then ``torch.load(f, weights_only=False)``
     (awd-lstm-lm): torch makes each object with ``__new__`` + its ``__dict__``, never calling the
     constructor (which needs arguments); the converted script gets the same objects back, tied
     weights still tied, and trains on from them."""
-    src = tmp_path / "proj"
-    src.mkdir()
-    (src / "model.py").write_text(ARGS_MODEL)
-    (src / "train.py").write_text(ARGS_TRAIN)
-    want_out, want_flags = _run_args(torch_python(), src, tmp_path / "torch")
-    convert_path(src, tmp_path / "proj_jt")
-    got_out, got_flags = _run_args(sys.executable, tmp_path / "proj_jt", tmp_path / "jittor")
+    want_out, want_flags, got_out, got_flags = _both(tmp_path, ARGS_MODEL, ARGS_TRAIN)
     assert want_flags.tolist() == [True, True, True, True]
     np.testing.assert_array_equal(got_flags, want_flags)
     assert got_out[0] == got_out[1], "the loaded model computes another loss"
