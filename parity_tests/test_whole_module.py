@@ -60,21 +60,27 @@ TRAIN = textwrap.dedent("""
 
 def _run(python, project, out_dir):
     out_dir.mkdir()
-    subprocess.run([str(python), "train.py", str(out_dir)], cwd=project, check=True, capture_output=True,
-                   text=True, timeout=600)
+    proc = subprocess.run([str(python), "train.py", str(out_dir)], cwd=project, capture_output=True,
+                          text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
     return np.load(out_dir / "out.npy"), np.load(out_dir / "flags.npy")
 
 
-def test_whole_model_save_and_trusted_load_match_torch(tmp_path):
+def _both(tmp_path, model, train):
+    """(outputs, flags) of the project run by torch, then converted with no marker, under Jittor."""
     src = tmp_path / "proj"
     src.mkdir()
-    (src / "model.py").write_text(MODEL)
-    (src / "train.py").write_text(TRAIN)
-    want_out, want_flags = _run(torch_python(), src, tmp_path / "torch")
+    (src / "model.py").write_text(model)
+    (src / "train.py").write_text(train)
+    want = _run(torch_python(), src, tmp_path / "torch")
     convert_path(src, tmp_path / "proj_jt")
     for f in (tmp_path / "proj_jt").glob("*.py"):
         assert "jtport:" not in f.read_text(), f"{f.name} has a marker: converted code must run unmodified"
-    got_out, got_flags = _run(sys.executable, tmp_path / "proj_jt", tmp_path / "jittor")
+    return want + _run(sys.executable, tmp_path / "proj_jt", tmp_path / "jittor")
+
+
+def test_whole_model_save_and_trusted_load_match_torch(tmp_path):
+    want_out, want_flags, got_out, got_flags = _both(tmp_path, MODEL, TRAIN)
     np.testing.assert_array_equal(got_flags, want_flags)
     assert want_flags.tolist() == [True, False, True]
     # float32 matmuls of <= 4 terms and a batch norm, in a different order
@@ -95,3 +101,87 @@ def test_whole_model_of_a_local_class_is_refused_naming_it(tmp_path):
     with pytest.raises(TypeError, match="Local, defined inside a function"):
         shims.save({"model": Local()}, tmp_path / "m.pt")
     assert not (tmp_path / "m.pt").exists()
+
+
+ARGS_MODEL = textwrap.dedent("""
+    import torch
+    import torch.nn as nn
+
+
+    def noop(*args, **kwargs):
+        return None
+
+
+    class RNNModel(nn.Module):
+        def __init__(self, ntoken, ninp, nhid, dropout=0.5, tie_weights=False):
+            super().__init__()
+            self.encoder = nn.Embedding(ntoken, ninp)
+            self.rnns = nn.ModuleList([nn.Linear(ninp, nhid), nn.Linear(nhid, ninp)])
+            self.decoder = nn.Linear(ninp, ntoken)
+            if tie_weights:
+                self.decoder.weight = self.encoder.weight
+            self.rnns[0].flatten_parameters = self.widget  # awd-lstm-lm's WeightDrop does this
+            self.ninp, self.dropout = ninp, dropout
+
+        def widget(self, *args):
+            return noop(*args)
+
+        def forward(self, x):
+            h = self.encoder(x)
+            for layer in self.rnns:
+                h = torch.tanh(layer(h))
+            return self.decoder(h)
+
+
+    class SplitLoss(nn.Module):
+        def __init__(self, hidden_size, splits):
+            super().__init__()
+            self.hidden_size, self.splits = hidden_size, splits
+
+        def forward(self, logits, target):
+            return nn.functional.cross_entropy(logits.reshape(-1, logits.size(-1)), target.reshape(-1))
+""")
+
+ARGS_TRAIN = textwrap.dedent("""
+    import sys
+    import numpy as np
+    import torch
+    from model import RNNModel, SplitLoss
+
+    out_dir = sys.argv[1]
+    torch.manual_seed(0)
+    model = RNNModel(7, 4, 5, 0.25, tie_weights=True)
+    criterion = SplitLoss(4, [3, 7])
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    rng = np.random.default_rng(0)
+    model.load_state_dict({k: torch.tensor(rng.standard_normal(tuple(v.shape)).astype(np.float32))
+                           for k, v in model.state_dict().items()})
+    x = torch.tensor([[1, 2, 3], [4, 5, 6]])
+    y = torch.tensor([[2, 3, 4], [5, 6, 0]])
+    want = criterion(model(x), y)
+    with open(out_dir + "/all.pt", "wb") as f:
+        torch.save([model, criterion, optimizer], f)
+    with open(out_dir + "/all.pt", "rb") as f:
+        model, criterion, optimizer = torch.load(f, weights_only=False)
+    got = criterion(model(x), y)
+    got.backward()
+    optimizer.step()
+    after = criterion(model(x), y)
+    tied = model.decoder.weight is model.encoder.weight
+    np.save(out_dir + "/out.npy", np.array([want.item(), got.item(), after.item()]))
+    np.save(out_dir + "/flags.npy", np.array([tied, model.ninp == 4, criterion.splits == [3, 7],
+                                              model.rnns[0].flatten_parameters() is None]))
+""")
+
+
+def test_whole_objects_whose_constructors_take_arguments_match_torch(tmp_path):
+    """``torch.save([model, criterion, optimizer], f)`` then ``torch.load(f, weights_only=False)``
+    (awd-lstm-lm): torch makes each object with ``__new__`` + its ``__dict__``, never calling the
+    constructor (which needs arguments); the converted script gets the same objects back, tied
+    weights still tied, and trains on from them."""
+    want_out, want_flags, got_out, got_flags = _both(tmp_path, ARGS_MODEL, ARGS_TRAIN)
+    assert want_flags.tolist() == [True, True, True, True]
+    np.testing.assert_array_equal(got_flags, want_flags)
+    assert got_out[0] == got_out[1], "the loaded model computes another loss"
+    # a 3-layer float32 net of width <= 7 and a cross entropy over 6 targets, summed in another order
+    np.testing.assert_allclose(got_out, want_out, rtol=1e-5, atol=1e-6)

@@ -17,6 +17,8 @@ import jittor as jt  # noqa: E402
 
 # CUDA kernels compile later, with these flags: IEEE as the CPU kernels (no effect without CUDA)
 jt.flags.nvcc_flags = env.ieee_nvcc_flags(jt.flags.nvcc_flags, jt.flags.cc_flags)
+# one cache key per venv, whichever symlinked path reached it (kernels are keyed on the command)
+jt.flags.python_path = env.kernel_python(jt.flags.python_path)
 
 from . import autograd  # noqa: E402,F401  (first: .grad/backward on Var, module tracking)
 from . import indexing  # noqa: E402,F401  (range indices; Jittor's short-index setitem)

@@ -71,6 +71,25 @@ def ieee_nvcc_flags(nvcc_flags: str, cc_flags: str) -> str:
     return " ".join(word for word in nvcc_flags.split(" ") if word != CUDA_FAST_MATH_FLAG)
 
 
+def kernel_python(python_path: str, executable: str = sys.executable) -> str:
+    """The interpreter path Jittor should write into each kernel's build command.
+
+    Jittor 1.3.11 builds a CPU kernel with ``<python_path> asm_tuner.py --cc_path=g++ ...`` and
+    keys its on-disk cache on that whole command: a kernel compiled through one path to a venv
+    is compiled again (under the machine-wide compile lock) when another path to the same venv
+    asks for it, and the two keep overwriting each other.  Checkouts whose ``.venv`` is a symlink
+    to one venv (``/work/wt/<name>/.venv -> /work/main/.venv``) thrashed the shared cache that
+    way.  The interpreter Jittor found (``python_path``, ``sys.executable`` or its ``.3.N``
+    sibling) is named through its directory's resolved path (the venv's own ``bin``, not the
+    base interpreter: the venv is what gives ``asm_tuner.py`` its imports); any other path,
+    or one whose resolved twin does not exist, is kept."""
+    here = os.path.dirname(executable)
+    if not python_path or os.path.dirname(python_path) != here:
+        return python_path
+    canonical = os.path.join(os.path.realpath(here), os.path.basename(python_path))
+    return canonical if os.path.isfile(canonical) else python_path
+
+
 # Where Jittor 1.3.11 looks for nvcc after ``$nvcc_path`` and ``PATH`` (jittor/compiler.py).
 JITTOR_NVCC_FALLBACKS = ("/usr/local/cuda/bin/nvcc", "/usr/bin/nvcc", "/opt/cuda/bin/nvcc")
 

@@ -26,7 +26,7 @@ __all__ = ["load", "save", "load_state_dict", "CheckpointError", "CheckpointLimi
            "ForbiddenGlobalError", "IncompatibleKeys"]
 
 
-def load(f, map_location=None, *, to: str = "jittor", weights_only: bool = True, **_ignored):
+def load(f, map_location=None, *, to: str = "jittor", weights_only=None, **_ignored):
     """Read a ``torch.save`` file (zip or legacy format) without torch, safely.
 
     ``f`` is a path or a binary file object (an open file, ``io.BytesIO``).
@@ -39,9 +39,15 @@ def load(f, map_location=None, *, to: str = "jittor", weights_only: bool = True,
     int32/float32 (Jittor's ``auto_convert_64_to_32``).  ``map_location`` is accepted and ignored
     (Jittor decides placement globally).
 
-    ``weights_only=False`` (trust the file) additionally loads a whole model saved with
-    ``torch.save(model)``: the converted class is imported by its path, constructed with no
-    arguments and given the file's parameters and buffers; nothing else from the file runs.
+    ``weights_only=False`` (trust the file) additionally loads objects of the program's own
+    (``torch.save(model)``, ``torch.save([model, criterion, optimizer])``, a dataset cache) as
+    torch's unpickler makes them: the class is imported by its path in the converted project,
+    the object created with ``__new__`` and given its pickled ``__dict__``, its ``__init__``
+    never called (:mod:`.trusted_objects`); a model torch itself saved is constructed with no
+    arguments and given the file's parameters and buffers.  Nothing the file names is called.
+    ``weights_only`` left unset is True, as in torch 2.6+, unless the environment says otherwise
+    as torch reads it: ``TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD=1`` makes it False,
+    ``TORCH_FORCE_WEIGHTS_ONLY_LOAD=1`` makes every load True.
 
     Raises :class:`CheckpointError` (a ``pickle.UnpicklingError``) naming the file for every
     failure: :class:`ForbiddenGlobalError` for a global outside the allow-list, before anything
@@ -50,6 +56,7 @@ def load(f, map_location=None, *, to: str = "jittor", weights_only: bool = True,
     """
     if to not in ("jittor", "numpy"):
         raise ValueError(f"shims.load: to= must be 'jittor' or 'numpy', got {to!r}")
+    weights_only = weights_only_default(weights_only)
     if isinstance(f, (str, os.PathLike)):
         where = os.fspath(f)
         with open(f, "rb") as fh:
@@ -58,6 +65,21 @@ def load(f, map_location=None, *, to: str = "jittor", weights_only: bool = True,
     if not (hasattr(f, "seekable") and f.seekable()):
         f = io.BytesIO(f.read())
     return _read(f, where, to, weights_only)
+
+
+def weights_only_default(weights_only):
+    """``weights_only`` as torch 2.6+ decides it from the argument and the environment."""
+    yes = ("1", "y", "yes", "true")
+    force = os.environ.get("TORCH_FORCE_WEIGHTS_ONLY_LOAD", "0").lower() in yes
+    force_no = os.environ.get("TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD", "0").lower() in yes
+    if force and force_no:
+        raise RuntimeError("Only one of `TORCH_FORCE_WEIGHTS_ONLY_LOAD` or "
+                           "`TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD` should be set, but both were set.")
+    if force:
+        return True
+    if weights_only is None:
+        return not force_no
+    return bool(weights_only)
 
 
 def _read(fh, where: str, to: str, weights_only: bool):

@@ -29,6 +29,7 @@ from .numpy_globals import ArrayBuilder
 from .standins import PendingTensor, StorageType
 from .storages import ExpandBudget, StorageRef, materialise, read_storages
 from .unpickler import SafeUnpickler
+from .trusted_objects import resolve, restore
 from .whole_module import Record, rebuild
 
 MAX_PICKLE_BYTES = 64 << 20
@@ -234,11 +235,12 @@ def finish(obj, to_var: bool):
             out = o.resolved()
         elif isinstance(o, StorageRef):
             raise CheckpointError("bare storages are not supported; save tensors")
-        elif isinstance(o, Record):
-            if not o.is_module():
-                raise CheckpointError(f"an object of class {o.path} cannot be loaded; only "
-                                      "tensors, containers and whole models are")
+        elif isinstance(o, Record) and o.is_module():  # a torch module's __dict__ (torch wrote it)
             out = rebuild(o, go)
+        elif isinstance(o, Record):
+            out = restore(o, go, memo)
+        elif isinstance(o, type) and issubclass(o, Record):  # a class or function as a value
+            out = resolve(o.module, o.qualname, "the file names")
         elif isinstance(o, dict):  # OrderedDict keeps its type and torch's _metadata
             out = collections.OrderedDict() if isinstance(o, collections.OrderedDict) else {}
             memo[id(o)] = out

@@ -88,7 +88,9 @@ class SafeUnpickler(_P):
 
     def _newobj(self, cls, args, kwargs=None):
         if isinstance(cls, type) and issubclass(cls, Record):
-            return cls(*args, **(kwargs or {}))
+            rec = cls(*args, **(kwargs or {}))
+            rec.newobj = True  # made as pickle makes objects (__new__ + state), not called
+            return rec
         if isinstance(cls, Function):
             return cls.newobj(args, kwargs)
         raise CheckpointError(f"NEWOBJ on {cls!r:.60} refused")

@@ -25,7 +25,7 @@ from .state_dict import load_state_dict
 class Record:
     """An object of a class named in a trusted checkpoint: what the pickle said, nothing run."""
 
-    path = "?"
+    path = module = qualname = "?"
 
     def __new__(cls, *args, **kwargs):  # stdlib pickle's NEWOBJ calls only __new__
         self = super().__new__(cls)
@@ -33,6 +33,7 @@ class Record:
         self.state: Any = None
         self.items: list = []
         self.mapping: Dict[Any, Any] = {}
+        self.newobj = False
         return self
 
     def build(self, state) -> None:
@@ -62,7 +63,8 @@ class Record:
 
 def record_class(module: str, name: str) -> type:
     """A fresh :class:`Record` subclass standing for ``module.name`` in one load."""
-    return type(name, (Record,), {"path": f"{module}.{name}", "__slots__": ()})
+    return type(name, (Record,), {"path": f"{module}.{name}", "module": module, "qualname": name,
+                                  "__slots__": ()})
 
 
 def module_state(rec: Record, prefix: str = "") -> Dict[str, Any]:

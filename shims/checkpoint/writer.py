@@ -7,6 +7,7 @@ import os
 import pickle
 import struct
 import tempfile
+import types
 import zipfile
 from typing import List, Tuple
 
@@ -31,36 +32,38 @@ class _Global:
 
 
 _REBUILD = _Global("torch._utils", "_rebuild_tensor_v2")
+_GETATTR = _Global("builtins", "getattr")
 _ORDERED_DICT = _Global("collections", "OrderedDict")
 
 
-def _class_global(cls: type, where: str) -> _Global:
-    """``cls`` by import path; TypeError for a class defined inside a function (not importable)."""
+def _class_global(cls, where: str) -> _Global:
+    """A class or function by import path; TypeError for one defined inside a function or a
+    lambda (not importable)."""
     if "<" in cls.__qualname__ or cls.__module__ is None:
         raise TypeError(f"shims.save: {where} is a {cls.__qualname__}, defined inside a function: "
-                        "its class cannot be found by import path when loading")
+                        "it cannot be found by import path when loading")
     return _Global(cls.__module__, cls.__qualname__)
 
 
 class _ObjectImage:
-    """A plain Python object as pickle protocol 2 writes one (``torch.save(corpus)``): its class by
-    import path, then its ``__dict__`` (values saved as :func:`_plain` saves them)."""
+    """A Python object as pickle protocol 2 writes one (``torch.save(corpus)``, ``torch.save(model)``):
+    its class by import path, then its ``__dict__`` (values saved as :func:`_plain` saves them).
+    A Jittor module is one too: its attributes (submodules, Vars, settings) are its whole state,
+    so loading it back never needs its constructor's arguments."""
 
-    def __init__(self, obj, where: str):
+    def __init__(self, obj, where: str, memo: dict):
         self.cls = _class_global(type(obj), where)
-        self.state = {k: _plain(v, f"{where}.{k}") for k, v in vars(obj).items()}
+        memo[id(obj)] = self  # before the state: an object reachable from itself is written once
+        self.state = {k: _plain(v, f"{where}.{k}", memo) for k, v in vars(obj).items()}
 
 
-class _ModuleImage(_ObjectImage):
-    """A whole Jittor module as ``torch.save(model)`` pickles one: its class by import path, then
-    a module ``__dict__`` holding its state_dict (flat dotted names) and its training flag."""
+class _MethodImage:
+    """A bound method stored as a value (``m.flatten_parameters = self.noop``): pickled as
+    ``getattr(owner, name)``, as pickle's own ``method.__reduce__`` writes it."""
 
-    def __init__(self, module: jt.Module, where: str):
-        self.cls = _class_global(type(module), where)
-        params = collections.OrderedDict((k, _plain(v, f"{where}.{k}")) for k, v in module.state_dict().items())
-        self.state = {"training": bool(getattr(module, "is_train", True)), "_parameters": params,
-                      "_buffers": collections.OrderedDict(), "_modules": collections.OrderedDict(),
-                      "_non_persistent_buffers_set": set()}
+    def __init__(self, method, where: str, memo: dict):
+        self.owner = _plain(method.__self__, f"{where}.__self__", memo)
+        self.name = method.__func__.__name__
 
 
 class _StorageRef:
@@ -105,38 +108,55 @@ class _TorchPickler(pickle._Pickler):  # the Python pickler lets save_global be 
         super().save_global(obj, name)
 
     def save_module_image(self, obj):
-        """A module or plain object as protocol 2 pickles one: its class, NEWOBJ, BUILD of its state."""
+        """An object as protocol 2 pickles one: its class, NEWOBJ, BUILD of its state."""
         self.save(obj.cls)
         self.write(pickle.EMPTY_TUPLE + pickle.NEWOBJ)
         self.memoize(obj)
         self.save(obj.state)
         self.write(pickle.BUILD)
 
+    def save_method_image(self, obj):
+        """A bound method: REDUCE of ``getattr`` on (owner, name)."""
+        self.save_reduce(_GETATTR, (obj.owner, obj.name), obj=obj)
+
     dispatch = dict(pickle._Pickler.dispatch)
     dispatch[_Global] = save_global
-    dispatch[_ModuleImage] = save_module_image
     dispatch[_ObjectImage] = save_module_image
+    dispatch[_MethodImage] = save_method_image
 
 
-def _plain(obj, where="obj"):
+def _plain(obj, where="obj", memo=None):
+    """``obj`` as the pickler writes it: containers copied, objects and methods as images.
+
+    ``memo`` maps ``id`` of each object already imaged to its image, so an object reached twice
+    (a submodule shared, a method of an enclosing object) is one object in the file, as in torch's.
+    """
+    memo = {} if memo is None else memo
+    if id(obj) in memo:
+        return memo[id(obj)]
     if isinstance(obj, (jt.Var, np.ndarray, str, bytes, int, float, bool, complex, type(None))):
         return obj
-    if isinstance(obj, jt.Module):
-        return _ModuleImage(obj, where)
     if isinstance(obj, (np.integer, np.floating, np.bool_)):
         return obj.item()
     if isinstance(obj, collections.OrderedDict):
-        return collections.OrderedDict((k, _plain(v, f"{where}[{k!r}]")) for k, v in obj.items())
+        return collections.OrderedDict((k, _plain(v, f"{where}[{k!r}]", memo)) for k, v in obj.items())
     if isinstance(obj, dict):
-        return {k: _plain(v, f"{where}[{k!r}]") for k, v in obj.items()}
+        return {k: _plain(v, f"{where}[{k!r}]", memo) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
-        items = [_plain(v, f"{where}[{i}]") for i, v in enumerate(obj)]
+        items = [_plain(v, f"{where}[{i}]", memo) for i, v in enumerate(obj)]
         return items if isinstance(obj, list) else tuple(items)
-    if _plain_object(obj):
-        return _ObjectImage(obj, where)
+    if isinstance(obj, (set, frozenset)):
+        return type(obj)(_plain(v, f"{where} item", memo) for v in obj)
+    if isinstance(obj, (types.FunctionType, type)) and not isinstance(obj, _Global):
+        return _class_global(obj, where)  # by reference, as pickle writes functions and classes
+    if isinstance(obj, types.MethodType):
+        return _MethodImage(obj, where, memo)
+    if isinstance(obj, jt.Module) or _plain_object(obj):
+        return _ObjectImage(obj, where, memo)
     raise TypeError(f"shims.save: {where} is a {type(obj).__name__}; only Vars/arrays, numbers, "
-                    "strings, Jittor modules, dict/list/tuple containers and plain objects (state in "
-                    "__dict__, no __reduce__ of their own) can be saved in torch's format")
+                    "strings, Jittor modules, dict/list/tuple containers, module-level functions and "
+                    "classes, and plain objects (state in __dict__, no __reduce__ of their own) can "
+                    "be saved in torch's format")
 
 
 def _plain_object(obj) -> bool:
@@ -154,17 +174,18 @@ def save(obj, f) -> None:
 
     Torch behaviour reproduced: ``torch.save(obj, f)`` for state dicts and nested containers
     of tensors — ``torch.load(f, weights_only=True)`` reads it back with the same structure,
-    dtypes, shapes (0-d included) and values (Vars/arrays become tensors).  A whole model
-    (``torch.save(model)``) is written as torch pickles one, naming the converted class by its
-    import path, with the model's state_dict: ``shims.load(f, weights_only=False)`` (an explicit
-    trust flag, as torch's) imports that class, constructs it without arguments and loads the
-    state; torch itself cannot load it (the class is a Jittor one).  A plain object of the
-    program's own (``torch.save(corpus)``: its state in ``__dict__``, no ``__reduce__`` of its
-    own) is pickled as torch pickles it: its class by import path, then its ``__dict__``.  A path is written
+    dtypes, shapes (0-d included) and values (Vars/arrays become tensors).  An object of the
+    program's own — a whole model (``torch.save(model)``), a dataset cache (``torch.save(corpus)``),
+    ``torch.save([model, criterion, optimizer])`` — is pickled as torch pickles it: its class by
+    import path, then its ``__dict__`` (submodules, Vars, settings; an object reached twice is
+    written once, a bound method as ``getattr(owner, name)``, a module-level function or class by
+    reference).  ``shims.load(f, weights_only=False)`` (an explicit trust flag, as torch's) makes
+    it again with ``__new__`` and that state, never calling ``__init__``; torch itself cannot load
+    a Jittor model's file (the class is a Jittor one).  A path is written
     atomically: a temporary file beside it is renamed over it once complete, so an interrupted
     save never leaves a half-written file in place of a good one.  Raises TypeError naming the
-    offending entry for anything else (objects with a ``__reduce__`` of their own, classes
-    defined in functions).
+    offending entry for anything else (objects with a ``__reduce__`` of their own, classes and
+    functions defined in functions, lambdas).
     """
     obj = _plain(obj)
     buf = io.BytesIO()
