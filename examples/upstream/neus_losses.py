@@ -56,7 +56,7 @@ def neus_terms(nets, inputs, outputs):
     ``eikonal`` (the renderer's ``gradient_error``) and ``mask`` (BCE of the weight sum against the
     mask), from the spec's seeded ``true_rgb`` and ``mask`` (thresholded as upstream does)."""
     color_fine, weight_sum, gradient_error = outputs
-    mask = (inputs["mask"] > 0.5).float()
+    mask = (inputs["mask"] > 0.5).to(color_fine.dtype)  # upstream: .float(); float64 in the reference run
     mask_sum = mask.sum() + 1e-5
     color_error = (color_fine - inputs["true_rgb"]) * mask
     color_fine_loss = F.l1_loss(color_error, torch.zeros_like(color_error), reduction="sum") / mask_sum

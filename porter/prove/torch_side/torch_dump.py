@@ -178,7 +178,7 @@ def dump(path: Union[str, Path], model: torch.nn.Module, inputs: Mapping[str, np
     pristine, copy_error = None, ""
     if float64_grads:
         try:
-            pristine = copy.deepcopy(model)
+            pristine = copy_model(model)
         except Exception as e:
             copy_error = f"{type(e).__name__}: {e}"
     arrays.update({f"input/{k}": v for k, v in inputs.items()})
@@ -251,6 +251,19 @@ def dump(path: Union[str, Path], model: torch.nn.Module, inputs: Mapping[str, np
     path.parent.mkdir(parents=True, exist_ok=True)
     np.savez(path, **arrays)
     return path
+
+
+def copy_model(model: torch.nn.Module) -> torch.nn.Module:
+    """``copy.deepcopy(model)``, with the non-leaf tensors its modules keep as plain attributes
+    copied detached (torch refuses to deep-copy those).  ``torch.nn.utils.weight_norm`` keeps
+    such a ``weight`` (NeuS's SDF and colour networks), recomputed from ``weight_g`` and
+    ``weight_v`` by a hook before every forward, so the detached copy is never read stale."""
+    memo: Dict[int, Any] = {}
+    for m in model.modules():
+        for v in vars(m).values():
+            if isinstance(v, torch.Tensor) and not v.is_leaf:
+                memo[id(v)] = v.detach().clone()
+    return copy.deepcopy(model, memo)
 
 
 #: Seeds of the perturbed starts :func:`rounding_spread` runs.
