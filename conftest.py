@@ -33,6 +33,7 @@ SLOW = {
     "parity_tests/test_harness_checkpoint_parts.py": "MCCNet's per-part checkpoints (76 s)",
     "parity_tests/test_harness_loss.py": "StyleGAN2 R1 and second-order losses (86 s, 48 s, 39 s)",
     "parity_tests/test_harness_spec.py": "float64 judge on MCCNet (103 s), converted user model (26 s)",
+    "parity_tests/test_harness_weight_norm.py": "a weight-normed model's spec judged against float64",
     "parity_tests/test_run_parity.py": "whole scripts through --run (35-90 s each)",
     "parity_tests/test_run_parity_corpus.py": "public scripts through --run",
     "parity_tests/test_run_parity_cuda_noise.py": "a whole script through --run",
