@@ -8,7 +8,10 @@ element equal to the result.  torch (``derivatives.yaml``) routes it:
 * full ``max()``/``min()``/``median()``, ``amax``/``amin``: split evenly among the elements equal
   to the result (:func:`split_among_ties`);
 * ``maximum``/``minimum`` (and ``clamp`` with tensor bounds): half to each side where the two
-  are equal (:func:`maximum`, :func:`minimum`).
+  are equal (:func:`maximum`, :func:`minimum`);
+* ``abs``: ``sign(x)``, so nothing at 0, where Jittor's ``abs`` sends the full gradient (an L1
+  loss between equal values, a total variation over a flat region): :func:`abs`, installed as
+  Jittor's ``abs`` (``jt.abs``, ``Var.abs``, builtin ``abs(var)``) by :func:`install`.
 """
 from __future__ import annotations
 
@@ -18,7 +21,10 @@ import numpy as np
 
 import jittor as jt
 
-__all__ = ["take_along", "split_among_ties", "maximum", "minimum"]
+__all__ = ["take_along", "split_among_ties", "maximum", "minimum", "abs"]
+
+#: Jittor's own abs (its gradient is 1 at 0), as a method and as a function
+_JT_ABS, _JT_ABS_FN = getattr(jt.Var.abs, "_jittor_abs", jt.Var.abs), getattr(jt.abs, "_jittor_abs_fn", jt.abs)
 
 
 def take_along(input: jt.Var, index: jt.Var, dim: int, keepdim: bool) -> jt.Var:
@@ -87,3 +93,22 @@ def maximum(input, other) -> jt.Var:
 def minimum(input, other) -> jt.Var:
     """``torch.minimum``: torch's gradient, half to each side where the two are equal."""
     return _Pair(False)(*_broadcast(input, other))
+
+
+def abs(input):  # noqa: A001 - torch's name
+    """``torch.abs``: ``|x|`` with torch's gradient ``sign(x)`` (0 at 0, where Jittor's sends 1).
+    ``x * sign(x)`` is exact; adding ``+0.0`` makes ``|-0.0|`` the ``+0.0`` torch gives.  Other
+    dtypes (integers; float16, whose comparisons Jittor cannot compile on the CPU) keep Jittor's."""
+    if not isinstance(input, jt.Var) or str(input.dtype) not in ("float32", "float64"):
+        return _JT_ABS(input) if isinstance(input, jt.Var) else _JT_ABS_FN(input)
+    sign = (input > 0).cast(input.dtype) - (input < 0).cast(input.dtype)
+    return input * sign + jt.zeros_like(input)
+
+
+def install() -> None:
+    """Make :func:`abs` Jittor's ``abs`` (idempotent)."""
+    abs._jittor_abs, abs._jittor_abs_fn = _JT_ABS, _JT_ABS_FN
+    jt.abs = jt.Var.abs = jt.Var.__abs__ = abs
+
+
+install()

@@ -116,6 +116,12 @@ SELECTIONS = [
     red("torch.nn.functional.relu", "out = F.relu(x)", variant="at_zero"),
     red("torch.nn.functional.relu6", "out = F.relu6(x * 3)", variant="at_bounds"),
     red("torch.nn.functional.hardtanh", "out = F.hardtanh(x)", variant="at_bounds"),
+    # torch: abs's gradient is sign(x), nothing at 0 (an L1 loss between equal values)
+    red("torch.abs", "out = torch.abs(x)", variant="at_zero"),
+    red("torch.Tensor.abs", "out = x.abs()", variant="at_zero"),
+    red("torch.Tensor.abs", "out = abs(x - y)", T2, variant="builtin_ties"),
+    red("torch.nn.functional.l1_loss", "out = F.l1_loss(x, y)", T2, variant="ties"),
+    red("torch.nn.L1Loss", "out = m(x, y)", T2, variant="ties", setup="m = nn.L1Loss(reduction='sum')"),
 ]
 
 CASES = [*POOLS, *SELECTIONS]
