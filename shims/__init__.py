@@ -9,6 +9,8 @@ Top level: the ops (:mod:`shims.ops`), checkpoints (:mod:`shims.checkpoint`) and
 Importing it also gives Jittor's ``Var`` torch's gradient model (:mod:`shims.autograd`:
 ``.grad``, ``backward()``, ``requires_grad``, ``register_hook``).
 """
+import os
+
 from porter.machine import env
 
 env.apply()
@@ -17,8 +19,8 @@ import jittor as jt  # noqa: E402
 
 # CUDA kernels compile later, with these flags: IEEE as the CPU kernels (no effect without CUDA)
 jt.flags.nvcc_flags = env.ieee_nvcc_flags(jt.flags.nvcc_flags, jt.flags.cc_flags)
-# one cache key per venv, whichever symlinked path reached it (kernels are keyed on the command)
-jt.flags.python_path = env.kernel_python(jt.flags.python_path)
+# one cache key per kernel for every checkout and venv (kernels are keyed on their build command)
+jt.flags.python_path = env.kernel_python(jt.flags.python_path, os.path.dirname(os.path.dirname(jt.__file__)))
 
 from . import autograd  # noqa: E402,F401  (first: .grad/backward on Var, module tracking)
 from . import indexing  # noqa: E402,F401  (range indices; Jittor's short-index setitem)

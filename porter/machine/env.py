@@ -25,6 +25,7 @@ explains the same :class:`Setting` objects to users.
 from __future__ import annotations
 
 import ctypes
+import hashlib
 import json
 import os
 import shutil
@@ -71,23 +72,52 @@ def ieee_nvcc_flags(nvcc_flags: str, cc_flags: str) -> str:
     return " ".join(word for word in nvcc_flags.split(" ") if word != CUDA_FAST_MATH_FLAG)
 
 
-def kernel_python(python_path: str, executable: str = sys.executable) -> str:
+def kernel_python(python_path: str, jittor_root: str, executable: str = sys.executable,
+                  base: Optional[str] = None, environ: Mapping[str, str] = os.environ) -> str:
     """The interpreter path Jittor should write into each kernel's build command.
 
     Jittor 1.3.11 builds a CPU kernel with ``<python_path> asm_tuner.py --cc_path=g++ ...`` and
-    keys its on-disk cache on that whole command: a kernel compiled through one path to a venv
-    is compiled again (under the machine-wide compile lock) when another path to the same venv
-    asks for it, and the two keep overwriting each other.  Checkouts whose ``.venv`` is a symlink
-    to one venv (``/work/wt/<name>/.venv -> /work/main/.venv``) thrashed the shared cache that
-    way.  The interpreter Jittor found (``python_path``, ``sys.executable`` or its ``.3.N``
-    sibling) is named through its directory's resolved path (the venv's own ``bin``, not the
-    base interpreter: the venv is what gives ``asm_tuner.py`` its imports); any other path,
-    or one whose resolved twin does not exist, is kept."""
+    keys its on-disk cache on that whole command, so every new path to an interpreter (a fresh
+    clone's ``.venv``, CI's checkout, a symlinked worktree) recompiled every kernel, under the
+    machine-wide compile lock.  ``asm_tuner.py`` needs the standard library and Jittor's
+    ``jittor_utils`` only, so the command names a small launcher at a path fixed per base
+    interpreter and Jittor folder (:func:`kernel_launcher`), and every checkout and virtualenv
+    shares one key per kernel.  A ``python_path`` that is not this interpreter (the user set
+    one), or a venv whose base interpreter is unknown, is kept."""
     here = os.path.dirname(executable)
     if not python_path or os.path.dirname(python_path) != here:
         return python_path
-    canonical = os.path.join(os.path.realpath(here), os.path.basename(python_path))
-    return canonical if os.path.isfile(canonical) else python_path
+    base = os.path.realpath(base or getattr(sys, "_base_executable", "") or executable)
+    if not os.path.isfile(base) or not os.path.isdir(jittor_root):
+        return python_path
+    try:
+        return kernel_launcher(base, jittor_root, environ)
+    except OSError:  # a read-only home: the venv's own path still works, keyed per venv
+        return python_path
+
+
+def kernel_launcher(base: str, jittor_root: str, environ: Mapping[str, str] = os.environ) -> str:
+    """Write (once) and return ``<jittor_home>/.cache/jtport/kernel-python/<hash>/python``: runs
+    ``base`` with ``jittor_root`` (the folder holding ``jittor_utils``) first on its path."""
+    digest = hashlib.sha256(f"{base}\0{jittor_root}".encode()).hexdigest()[:12]
+    folder = os.path.join(jittor_home(environ), ".cache", "jtport", "kernel-python", digest)
+    launcher = os.path.join(folder, "python")
+    text = ("#!/bin/sh\n# jtport (porter/machine/env.py): Jittor's kernel tuner at one path for "
+            "every checkout\n"
+            f"PYTHONPATH='{jittor_root}'\"${{PYTHONPATH:+:$PYTHONPATH}}\" exec '{base}' \"$@\"\n")
+    try:
+        with open(launcher) as f:
+            if f.read() == text:
+                return launcher
+    except OSError:
+        pass
+    os.makedirs(folder, exist_ok=True)
+    tmp = f"{launcher}.{os.getpid()}"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.chmod(tmp, 0o755)
+    os.replace(tmp, launcher)
+    return launcher
 
 
 # Where Jittor 1.3.11 looks for nvcc after ``$nvcc_path`` and ``PATH`` (jittor/compiler.py).
