@@ -15,7 +15,12 @@ from porter.machine import env
 
 env.apply()
 
+from . import process_signals  # noqa: E402  (standard library only: before Jittor)
+
+_python_handlers = process_signals.python_handlers()
 import jittor as jt  # noqa: E402
+
+process_signals.restore(_python_handlers)  # Ctrl-C and a killed child as under torch
 
 # CUDA kernels compile later, with these flags: IEEE as the CPU kernels (no effect without CUDA)
 jt.flags.nvcc_flags = env.ieee_nvcc_flags(jt.flags.nvcc_flags, jt.flags.cc_flags)

@@ -5,9 +5,11 @@ leaving it writing into an output folder the next session fills again.
 Jittor's SIGCHLD handler quick-exits the whole process when a child ends by any signal but
 SIGTERM ("Caught SIGCHLD. Maybe out of memory", src/utils/log.cc; measured: a pytest process
 that had imported Jittor died, silently, with a child it killed, and once with a background job
-that died).  So each child runs under ``sh``, which turns the command's death by a signal into an
-exit status (128 + the signal) that the test reports, in a session of its own that is stopped
-with SIGTERM (SIGKILL only after ``GRACE_S``)."""
+that died).  ``import shims`` puts Python's handler back (:mod:`shims.process_signals`), but the
+harness may run in a process that imported Jittor without ``shims``.  So each child runs under
+``sh``, which turns the command's death by a signal into an exit status (128 + the signal) that
+the test reports, in a session of its own that is stopped with SIGTERM (SIGKILL only after
+``GRACE_S``)."""
 from __future__ import annotations
 
 import atexit
