@@ -312,7 +312,7 @@ CASES += [
         variant="options", steps=8, extra=ADAFACTOR_STATE),
     opt("Adafactor", "Adafactor({params}, lr=0.05, maximize=True, foreach=False)", variant="maximize"),
     opt("Adafactor", "Adafactor({params}, lr=0.02, weight_decay=0.2)", variant="groups", params=GROUPS),
-    # [m.weight, m.bias]: Jittor's Conv1d lists its bias first in parameters()
+    # [m.weight, m.bias] named: the optimizer's state indices follow this order
     case(A, "torch.optim.Adafactor", "opt = torch.optim.Adafactor([m.weight, m.bias], lr=0.05)\n"
          + LOOP.format(steps=5, extra=", opt.state_dict()['state'][0]['row_var'], "
                                       "opt.state_dict()['state'][0]['col_var']"),
