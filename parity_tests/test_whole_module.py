@@ -185,3 +185,113 @@ def test_whole_objects_whose_constructors_take_arguments_match_torch(tmp_path):
     assert got_out[0] == got_out[1], "the loaded model computes another loss"
     # a 3-layer float32 net of width <= 7 and a cross entropy over 6 targets, summed in another order
     np.testing.assert_allclose(got_out, want_out, rtol=1e-5, atol=1e-6)
+
+
+TORCH_SAVED_MODEL = textwrap.dedent("""
+    import torch
+    import torch.nn as nn
+
+
+    class Scaled(nn.Linear):
+        def __init__(self, n_in, n_out, scale):
+            super().__init__(n_in, n_out, bias=False)
+            self.scale = scale
+
+        def forward(self, x):
+            return super().forward(x) * self.scale
+
+
+    class Block(nn.Module):
+        def __init__(self, width, act=nn.LeakyReLU):
+            super().__init__()
+            self.conv = nn.Conv1d(width, width, 3, padding=1, groups=2)
+            self.norm = nn.BatchNorm1d(width, momentum=0.3)
+            self.act = act(0.2)
+            self.register_buffer("offset", torch.zeros(width, 1))
+            self.register_buffer("cache", torch.ones(1), persistent=False)
+
+        def forward(self, x):
+            return self.act(self.norm(self.conv(x))) + self.offset + self.cache
+
+
+    class Net(nn.Module):
+        def __init__(self, vocab, width, depth):
+            super().__init__()
+            self.width = width
+            self.embed = nn.Embedding(vocab, width, padding_idx=0)
+            self.blocks = nn.ModuleList([Block(width) for _ in range(depth)])
+            self.heads = nn.ModuleDict({"a": Scaled(width, vocab, 0.5), "b": nn.Sequential(nn.Dropout(0.1), nn.Linear(width, vocab))})
+            self.rnn = nn.GRU(width, width, num_layers=2, batch_first=True)
+            self.out = nn.Linear(width, vocab)
+            self.out.weight = self.embed.weight  # tied, as language models do
+            self.gain = nn.Parameter(torch.ones(1))
+
+        def forward(self, x):
+            h = self.embed(x).transpose(1, 2)
+            for b in self.blocks:
+                h = b(h)
+            h, _ = self.rnn(h.transpose(1, 2))
+            return (self.out(h) + self.heads["a"](h) + self.heads["b"](h)) * self.gain
+""")
+
+TORCH_SAVE = textwrap.dedent("""
+    import sys
+    import numpy as np
+    import torch
+    from model import Net
+
+    out_dir = sys.argv[1]
+    model = Net(11, 6, 2)
+    rng = np.random.default_rng(0)
+    model.load_state_dict({k: torch.tensor(rng.standard_normal(tuple(v.shape)).astype(np.float32))
+                           for k, v in model.state_dict().items() if v.dtype == torch.float32}, strict=False)
+    model.blocks[1].eval()  # one submodule's own training flag
+    torch.save(model, out_dir + "/model.pt")
+""")
+
+TORCH_SAVED_LOAD = textwrap.dedent("""
+    import sys
+    import numpy as np
+    import torch
+
+    out_dir, path = sys.argv[1], sys.argv[2]
+    model = torch.load(path, weights_only=False)
+    x = torch.tensor([[1, 2, 3, 0], [4, 5, 6, 10]])
+    flags = [model.training, model.blocks[0].training, model.blocks[1].training,
+             model.out.weight is model.embed.weight, model.width == 6, model.heads["a"].scale == 0.5,
+             len(list(model.parameters())), len(model.state_dict())]
+    model.eval()
+    want = model(x)
+    np.save(out_dir + "/out.npy", want.detach().numpy())
+    np.save(out_dir + "/flags.npy", np.array(flags))
+""")
+
+
+def test_whole_model_saved_by_torch_loads_converted_without_its_constructor(tmp_path):
+    """A model ``torch.save``d by the torch code itself (a released whole-model file), whose
+    classes take constructor arguments, loads in the converted code as torch loads it: each module
+    made from its recorded ``__dict__`` (torch's layers from the attributes naming their
+    arguments), tied weights still one, buffers and training flags as saved, same outputs."""
+    src = tmp_path / "proj"
+    src.mkdir()
+    (src / "model.py").write_text(TORCH_SAVED_MODEL)
+    (src / "save.py").write_text(TORCH_SAVE)
+    (src / "load.py").write_text(TORCH_SAVED_LOAD)
+    (tmp_path / "saved").mkdir()
+    proc = subprocess.run([str(torch_python()), "save.py", str(tmp_path / "saved")], cwd=src,
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    path = str(tmp_path / "saved" / "model.pt")
+    convert_path(src, tmp_path / "proj_jt")
+    outs = []
+    for python, project, name in ((torch_python(), src, "torch"), (sys.executable, tmp_path / "proj_jt", "jittor")):
+        (tmp_path / name).mkdir()
+        proc = subprocess.run([str(python), "load.py", str(tmp_path / name), path], cwd=project,
+                              capture_output=True, text=True, timeout=600)
+        assert proc.returncode == 0, f"{name}: {proc.stderr[-3000:]}"
+        outs.append((np.load(tmp_path / name / "out.npy"), np.load(tmp_path / name / "flags.npy")))
+    (want, want_flags), (got, got_flags) = outs
+    assert want_flags.tolist()[:6] == [True, True, False, True, True, True]
+    np.testing.assert_array_equal(got_flags, want_flags)
+    # embeddings, a grouped conv, batch norm, a 2-layer GRU and three heads in float32, width <= 11
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)

@@ -30,7 +30,8 @@ from .standins import PendingTensor, StorageType
 from .storages import ExpandBudget, StorageRef, materialise, read_storages
 from .unpickler import SafeUnpickler
 from .trusted_objects import resolve, restore
-from .whole_module import Record, rebuild
+from .module_rebuild import rebuild
+from .whole_module import Record
 
 MAX_PICKLE_BYTES = 64 << 20
 # Methods whose zipfile reader yields at most the bytes asked for (deflate passes max_length).

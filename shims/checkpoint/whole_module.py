@@ -3,23 +3,16 @@
 By default :func:`shims.load` refuses them (their pickle names the model's class).  With
 ``weights_only=False`` the unpickler turns every class it meets into an inert :class:`Record`
 (class path + constructor arguments + state): nothing named in the file is imported or called
-while reading.  Afterwards :func:`rebuild` makes the model the way a user would: it imports the
-top-level class by its path — the same path in the converted package, which converted code puts
-on ``sys.path`` as the torch project had it — requires it to be a ``jittor.Module``, constructs it
-with no arguments, and copies the recorded parameters and buffers in with
-``load_state_dict(strict=True)``.  torch's own classes (``torch.nn.Linear`` inside the model) are
-only read for their tensors; the converted class's ``__init__`` builds its Jittor layers.
+while reading.  Afterwards :func:`shims.checkpoint.module_rebuild.rebuild` makes the converted
+model from the records, module by module, as pickle would.
 """
 from __future__ import annotations
 
 import collections
-import importlib
-from typing import Any, Callable, Dict
+from typing import Any, Dict
 
 import jittor as jt
 
-from .errors import CheckpointError
-from .state_dict import load_state_dict
 
 
 class Record:
@@ -87,34 +80,3 @@ def state_of_dict(state: Dict[str, Any], prefix: str = "") -> Dict[str, Any]:
         elif isinstance(sub, jt.Module):
             out.update((f"{prefix}{k}.{name}", v) for name, v in sub.state_dict().items())
     return out
-
-
-def rebuild(rec: Record, finish: Callable[[Any], Any]):
-    """Construct the converted class of a recorded model and load its recorded state."""
-
-    if not rec.is_module():
-        raise CheckpointError(f"an object of class {rec.path} cannot be rebuilt: only "
-                              "whole models (torch.nn.Module subclasses) are")
-    module, _, name = rec.path.rpartition(".")
-    if module.split(".")[0] in ("torch", "torchvision"):
-        raise CheckpointError(f"the model is torch's own {rec.path}; save its "
-                              "state_dict() and load it into the Jittor layer instead")
-    try:
-        cls = getattr(importlib.import_module(module), name)
-    except (ImportError, AttributeError) as e:
-        raise CheckpointError(f"cannot rebuild the model: its class {rec.path} is not "
-                              f"importable here ({e}); run from the converted project's root") from None
-    if not (isinstance(cls, type) and issubclass(cls, jt.Module)):
-        raise CheckpointError(f"{rec.path} is not a Jittor module here; refusing to "
-                              "construct it")
-    try:
-        model = cls()
-    except TypeError as e:
-        raise CheckpointError(
-            f"cannot rebuild {rec.path}: its constructor needs arguments ({e}). Save "
-            "model.state_dict() with torch, build the model yourself and load it with "
-            "shims.load_state_dict(model, shims.load(path))") from None
-    load_state_dict(model, finish(module_state(rec)), strict=True)
-    if rec.state.get("training") is False:
-        model.eval()
-    return model

@@ -109,14 +109,15 @@ def test_only_stored_and_deflated_members_are_read(tmp_path):
 
 def test_trusted_whole_model_errors_name_the_file_once(tmp_path):
     """weights_only=False: a model whose class is not importable here, and torch's own layer
-    saved whole, are refused with the path said once (it was said twice)."""
+    saved whole without the attributes that name its arguments, are refused with the path said
+    once (it was said twice)."""
     state = b"}(" + text("_parameters") + b"}" + text("_modules") + b"}ub"
     missing = _load_error(tmp_path, checkpoint(b"cmy_missing_project.net\nGenerator\n)\x81" + state),
                           weights_only=False)
-    assert "its class my_missing_project.net.Generator is not importable here" in missing
+    assert "class my_missing_project.net.Generator is not importable here" in missing
     own = _load_error(tmp_path, checkpoint(b"ctorch.nn.modules.linear\nLinear\n)\x81" + state),
                       weights_only=False)
-    assert "torch's own torch.nn.modules.linear.Linear; save its state_dict()" in own
+    assert "Linear: cannot build torch.nn.Linear from the attributes the file records" in own
 
 
 def test_complex_values_load(tmp_path):
