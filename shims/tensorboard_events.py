@@ -186,7 +186,7 @@ class EventWriter:
         self.logdir = str(logdir) if logdir is not None else default_log_dir(comment)
         os.makedirs(self.logdir, exist_ok=True)
         name = f"events.out.tfevents.{str(time.time())[:10]}.{socket.gethostname()}{filename_suffix}"
-        self._file = open(os.path.join(self.logdir, name), "ab")
+        self._file = open(os.path.join(self.logdir, name), "ab")  # noqa: SIM115 (open for the writer's life; close() closes it)
         self._write(event(time.time(), file_version="brain.Event:2"))
         if purge_step is not None:  # TensorBoard drops the events after purge_step of an earlier run
             self._write(event(time.time(), step=purge_step, file_version="brain.Event:2"))
