@@ -1,9 +1,12 @@
-"""``torch.utils.tensorboard.SummaryWriter`` without torch: tensorboardX's writer, fed numpy.
+"""``torch.utils.tensorboard.SummaryWriter`` (and tensorboardX's, the same API) without torch.
 
 tensorboardX (PyPI, ``pip install 'jtport[tensorboard]'``) writes the same TensorBoard event
 files as torch's writer, from numpy; it does not know Jittor's ``Var``.  :class:`SummaryWriter`
 takes torch's constructor arguments, turns every ``Var`` argument of an ``add_*`` call (also
 inside lists, tuples and dicts: ``add_scalars``' values) into numpy, and passes the call on.
+Where tensorboardX is not installed, scalars and images (``add_scalar``, ``add_scalars``,
+``add_image``, ``add_images``) are written by :mod:`shims.tensorboard_events` (the same records);
+the other ``add_*`` methods then raise ImportError naming the package to install.
 ``add_scalars`` keeps torch's layout (one run folder ``<log_dir>/<main_tag>_<key>`` per key, where
 tensorboardX writes ``<main_tag>/<key>``), so TensorBoard shows the runs torch's writer shows.
 ``add_graph`` traces a torch model and is refused with the reason.
@@ -15,17 +18,28 @@ import time
 
 import jittor as jt
 
+from .tensorboard_events import EventWriter
+
 _INSTALL = "pip install 'jtport[tensorboard]' (or: pip install tensorboardX)"
 
 
 def _writer_class():
+    """tensorboardX's writer where it is installed, else :class:`EventWriter` (scalars, images)."""
     try:
         # lazy: optional dependency, needed only when a SummaryWriter is made
         from tensorboardX import SummaryWriter as Writer
-    except ImportError as e:
-        raise ImportError(f"shims.tensorboard.SummaryWriter needs tensorboardX, which is not installed: "
-                          f"{_INSTALL}") from e
+    except ImportError:
+        return EventWriter
     return Writer
+
+
+def _needs_tensorboardx(name: str):
+    """The method ``name`` of a writer without tensorboardX: calling it says what to install."""
+    def call(*args, **kwargs):
+        raise ImportError(f"SummaryWriter.{name} needs tensorboardX, which is not installed (jtport writes "
+                          f"scalars and images without it): {_INSTALL}")
+    call.__name__ = name
+    return call
 
 
 def _numpy(value):
@@ -74,6 +88,8 @@ class SummaryWriter:
             self._runs[folder].add_scalar(main_tag, _numpy(value), global_step, walltime)
 
     def __getattr__(self, name):
+        if name.startswith("add_") and isinstance(self._writer, EventWriter) and not hasattr(self._writer, name):
+            return _needs_tensorboardx(name)
         attr = getattr(self._writer, name)
         if not (name.startswith("add_") and callable(attr)):
             return attr

@@ -25,7 +25,7 @@ import libcst as cst
 
 from .context import TARGET_ROOTS, FileContext
 from .leftovers import LeftoverResult, add_marker
-from .names import NATURAL_MODULES, ImportBinding, ImportRecord, dotted_name_of
+from .names import NATURAL_MODULES, ImportBinding, ImportRecord, dotted_name_of, is_torch_name
 from .traverse import transform
 
 
@@ -95,14 +95,22 @@ class _ImportRewriter(cst.CSTTransformer):
         keep: List[ImportBinding] = []
         jittor: Dict[str, List[Tuple[str, str]]] = {}
         guarded = small in self.guarded
-        # ``import numpy as np, torch``: numpy stays, whatever becomes of torch
-        foreign = [cst.parse_statement(f"import {', '.join(rec.foreign_aliases)}").body[0]] \
+        # ``import numpy as np, torch``: numpy stays, whatever becomes of torch; so do a
+        # third-party package's names without a row (``from tensorboardX import SummaryWriter, x``)
+        module = _module_of(rec)
+        foreign = [cst.parse_statement(f"from {module} import {', '.join(rec.foreign_aliases)}" if module
+                                       else f"import {', '.join(rec.foreign_aliases)}").body[0]] \
             if rec.foreign_aliases else []
         for b in rec.bindings:
+            unused = b.local not in self.used
+            if not is_torch_name(b.qualname) and not unused and _jittor_import_for(b, self.ctx) is None:
+                # ``import tensorboardX`` still used (names without a row, a leftover): it stays,
+                # as the package is no torch
+                foreign.append(cst.parse_statement(_original_import(b)).body[0])
+                continue
             if id(b) in self.result.kept_bindings:
                 keep.append(b)
                 continue
-            unused = b.local not in self.used
             if b.is_module and (unused or b.qualname in ("torch", "torchvision")):
                 continue  # unused, or converted uses were respelled (torch.x -> jt.x)
             imp = _jittor_import_for(b, self.ctx)
@@ -256,6 +264,14 @@ def _existing_imports(module: cst.Module, exclude) -> Set[str]:
 
 def _module_of(rec: ImportRecord) -> str:
     return dotted_name_of(rec.node.module) if isinstance(rec.node, cst.ImportFrom) and rec.node.module else ""
+
+
+def _original_import(b: ImportBinding) -> str:
+    """The import statement that made binding ``b`` (``import tensorboardX as tbx``)."""
+    if b.from_import:
+        module, name = b.qualname.rsplit(".", 1)
+        return f"from {module} import {name}" + ("" if name == b.local else f" as {b.local}")
+    return f"import {b.qualname}" + ("" if b.qualname == b.local else f" as {b.local}")
 
 
 def _python_import(local: str, origin: str) -> str:

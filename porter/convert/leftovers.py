@@ -86,8 +86,11 @@ def _not_read(node: cst.CSTNode):
         return (node.attr,)
     if t is cst.Arg:
         return (node.keyword,) if node.keyword is not None else ()
-    if t is cst.Import or t is cst.ImportFrom:
-        return tuple(node.names) if type(node.names) is not cst.ImportStar else ()
+    if t is cst.Import:
+        return tuple(node.names)
+    if t is cst.ImportFrom:  # the module's name is not read either (``from tensorboardX import x``)
+        names = tuple(node.names) if type(node.names) is not cst.ImportStar else ()
+        return names if node.module is None else (*names, node.module)
     if t is cst.FunctionDef or t is cst.ClassDef or t is cst.Param:
         return (node.name,)
     return ()

@@ -17,9 +17,8 @@ from typing import Dict, FrozenSet, List, Mapping, Optional, Sequence, Set, Tupl
 
 import libcst as cst
 
+from ..mapping import TORCH_ROOTS
 from .traverse import Visitor
-
-TORCH_ROOTS = ("torch", "torchvision")
 
 #: torch modules (as opposed to classes/functions) that code imports by name.
 TORCH_MODULES = frozenset({
@@ -299,9 +298,12 @@ def _foreign_binding(module: str, local: str, qualname: str, is_module: bool) ->
 
 class _Resolver(Visitor):
     def __init__(self, method_names: Sequence[str], identifiers: Optional[FrozenSet[str]],
-                 star: Mapping[str, Mapping[str, str]], attribute_names: FrozenSet[str]):
+                 star: Mapping[str, Mapping[str, str]], attribute_names: FrozenSet[str],
+                 third_party: FrozenSet[str] = frozenset()):
         super().__init__()
         self.out = TorchNames()
+        self.third_party = third_party
+        self.roots = frozenset(TORCH_ROOTS) | {a.split(".", 1)[0] for a in third_party}
         self.attribute_names = attribute_names
         self.written: Set[cst.CSTNode] = set()     # attribute targets of assignments
         self.library_heads: Set[cst.Name] = set()  # heads bound to _VALUE_LIBRARIES or their values
@@ -337,6 +339,18 @@ class _Resolver(Visitor):
         if (hot is not None and self.statement is not None and self.statement not in hot
                 and any(n in self.identifiers for n in names)):
             hot.add(self.statement)
+
+    def _tracked(self, qualname: str) -> bool:
+        """A torch name, or a third-party name the table has a row for or under
+        (``tensorboardX.SummaryWriter``, the module ``tensorboardX``); any other name of a
+        third-party package stays that package's."""
+        root = qualname.split(".", 1)[0]
+        if root in TORCH_ROOTS:
+            return True
+        if root not in self.roots:
+            return False
+        return any(a == qualname or a.startswith(qualname + ".") or qualname.startswith(a + ".")
+                   for a in self.third_party)
 
     # -- scopes -------------------------------------------------------------------
     def _lookup(self, name: str) -> Optional[ImportBinding]:
@@ -433,7 +447,7 @@ class _Resolver(Visitor):
             else:
                 local = name.split(".", 1)[0]
                 qual = local
-            if is_torch_name(name):
+            if self._tracked(name):
                 b = ImportBinding(local, qual, True, False)
                 bindings.append(b)
                 self._bind(local, b)
@@ -453,7 +467,7 @@ class _Resolver(Visitor):
                     self._bind((alias.asname.name if alias.asname else alias.name).value, _NOT_TENSOR)
             return False
         module = dotted_name_of(node.module)
-        if not is_torch_name(module):
+        if not is_torch_name(module) and (isinstance(node.names, cst.ImportStar) or not self._tracked(module)):
             # a name from the user's own modules may well make tensors or modules
             # (``from model import Net``); one from a known non-tensor library does not
             root = module.split(".", 1)[0]
@@ -474,14 +488,21 @@ class _Resolver(Visitor):
             self._heat_statement()
             return False
         bindings = []
+        others = []  # a third-party package's names without a row: imported as they are
         for alias in node.names:
             name = dotted_name_of(alias.name)
             local = alias.asname.name.value if alias.asname else name
             qual = f"{module}.{name}"
+            if not self._tracked(qual):
+                self._bind(local, _NOT_TENSOR)
+                others.append(name if local == name else f"{name} as {local}")
+                continue
             b = ImportBinding(local, qual, qual in TORCH_MODULES, True)
             bindings.append(b)
             self._bind(local, b)
-        self.out.imports.append(ImportRecord(node, bindings, top_level=self.depth == 0))
+        if not bindings:
+            return False
+        self.out.imports.append(ImportRecord(node, bindings, top_level=self.depth == 0, foreign_aliases=others))
         self._heat_statement()
         return False
 
@@ -503,6 +524,8 @@ class _Resolver(Visitor):
                 self.library_heads.add(head)
         elif binding is _NOT_TENSOR:
             self.out.not_tensor_names.add(head)
+        elif binding is not None and not self._tracked(".".join([binding.qualname, *parts[1:]])):
+            self.out.foreign_heads.add(head)  # ``tensorboardX.GlobalSummaryWriter``: no row, stays
         elif binding is not None:
             self.out.heads[head] = binding
             self.out.uses[node] = ".".join([binding.qualname, *parts[1:]])
@@ -699,7 +722,7 @@ class _Resolver(Visitor):
 def resolve(module: cst.Module, method_names: Sequence[str] = (),
             identifiers: Optional[FrozenSet[str]] = frozenset(),
             star: Mapping[str, Mapping[str, str]] = {},
-            attribute_names: FrozenSet[str] = frozenset()) -> TorchNames:
+            attribute_names: FrozenSet[str] = frozenset(), third_party: FrozenSet[str] = frozenset()) -> TorchNames:
     """Resolve torch names in ``module``.
 
     ``method_names`` are the tensor methods the mapping table has rows for; calls of those
@@ -710,8 +733,10 @@ def resolve(module: cst.Module, method_names: Sequence[str] = (),
     free name such an import provides resolves as if the import had named it.
     ``attribute_names`` are tensor data attributes whose reads on receivers that may be
     tensors are recorded in ``method_uses`` too (``x.grad_fn``, ``x.data``).
+    ``third_party`` are the table's rows of other packages (``MappingTable.third_party``):
+    imports of those names are tracked like torch's, the rest of their packages is not.
     """
-    r = _Resolver(method_names, identifiers, star, attribute_names)
+    r = _Resolver(method_names, identifiers, star, attribute_names, third_party)
     r.visit(module)
     if r.assigned_torch_names:  # the project's own names on a torch module are not torch's
         own = tuple(r.assigned_torch_names)

@@ -50,13 +50,13 @@ def convert_source(source: str, path: str = "<string>", table: Optional[MappingT
     except cst.ParserSyntaxError as e:
         report.error = parse_error(path, e)
         return ConvertResult(source, report)
-    if "torch" not in source:  # cannot import torch or torchvision: nothing to do
-        return ConvertResult(source, report)
     table = table if table is not None else default_table()
+    if not any(root in source for root in table.roots):  # imports nothing the table ports: nothing to do
+        return ConvertResult(source, report)
     try:
         with _deep_recursion():
             names = resolve(module, method_names(table), rule_identifiers(RULES), table.star,
-                            attribute_names(table))
+                            attribute_names(table), table.third_party)
             if not names.has_torch:
                 return ConvertResult(source, report)
             code = _convert_module(module, names, table, path, source, report)

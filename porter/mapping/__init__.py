@@ -45,6 +45,9 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 STATUSES = ("direct", "shim", "rewritten", "unsupported")
+#: the roots of torch's own names; a row under any other root (``tensorboardX.SummaryWriter``)
+#: is a third-party package's API that takes torch tensors and has a torch twin jtport ports
+TORCH_ROOTS = ("torch", "torchvision")
 KINDS = ("function", "class", "method", "attribute", "module")
 TABLE_DIR = Path(__file__).resolve().parent
 
@@ -184,6 +187,11 @@ class MappingTable:
         #: torch's whole public surface by namespace (``generate_members.SURFACE``): what the
         #: coverage page measures the table against
         self.surface: Mapping[str, Tuple[str, ...]] = surface or {}
+        #: rows of third-party packages (a root not in TORCH_ROOTS): only these names of such a
+        #: package are converted; the rest of it stays as written
+        self.third_party: FrozenSet[str] = frozenset(a for a in entries if a.split(".", 1)[0] not in TORCH_ROOTS)
+        #: every root whose imports the converter tracks: torch's and the third-party rows'
+        self.roots: Tuple[str, ...] = (*TORCH_ROOTS, *sorted({a.split(".", 1)[0] for a in self.third_party}))
 
     def get(self, api: str) -> Optional[ApiEntry]:
         """The row for a torch qualified name, or None."""
