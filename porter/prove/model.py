@@ -32,7 +32,7 @@ from porter.prove.results import RESULTS, Row
 from porter.prove.divergence import Divergence, first_diverging, first_diverging_gradient
 from porter.prove.reference import Reference, flatten, in_float64, load_weights, to_numpy, to_var
 from porter.prove.tolerance import (FLOAT32_ZERO, ROUNDING_FACTOR, compare_sets, float64_note, make_row,
-                                    within_torch_rounding)
+                                    within_torch_rounding, worst)
 from porter.prove import accuracy
 
 Arrays = Dict[str, np.ndarray]
@@ -264,11 +264,13 @@ class ModelParity:
             # a gradient that is zero up to float64 rounding (a bias before a normalisation) is
             # cancellation residue in float32 on both sides: nothing for the ratio to measure
             residue = {f"grad/{n}" for n in self.rounding_level_gradients()}
+            spread = {f"grad/{n}": e for n, e in self.ref.grad_spread.items()}
             noisy, ratio = accuracy.noisier_than_torch(got32, ref32, ref64, [c.name for c in comps
-                                                                              if c.name not in residue])
+                                                                              if c.name not in residue], spread)
             if noisy:
                 note = (f"float32 error up to {ratio:.3g}x torch's own (both against torch's float64 gradients; "
-                        f"allowed {accuracy.ROUNDING_FACTOR:g}x whatever rtol/atol say)")
+                        f"allowed {accuracy.ROUNDING_FACTOR:g}x whatever rtol/atol say); "
+                        + self._float64_verdict(rtol, atol))
                 return make_row(self.suite, case, noisy + comps, None, note, self.results)
             # said on a passing row too: a per-term proof reports how accurate each term's gradients are
             if ratio is not None:
@@ -276,7 +278,7 @@ class ModelParity:
         if not all(c.ok for c in comps) and "loss64" in self.ref.arrays:
             comps64 = self._grad_comps(rtol, atol, float64=True)[0]
             judged = [c.name for c in comps if not c.ok and c.name not in residue]
-            rounding, ratio = within_torch_rounding(got32, ref32, ref64, judged, rtol, atol)
+            rounding, ratio = within_torch_rounding(got32, ref32, ref64, judged, rtol, atol, spread)
             if all(c.ok for c in comps64) and all(c.ok for c in rounding):
                 skipped = len([c for c in comps if not c.ok and c.name in residue])
                 judged_text = (f"float32 error is at most {ratio:.3g}x torch's own on each array" if judged
@@ -299,6 +301,17 @@ class ModelParity:
         note = ("forward matches, only gradients differ"
                 if ((div is None or div.what != "submodule") and not all(c.ok for c in comps)) else accuracy_note)
         return make_row(self.suite, case, comps, div, note, self.results)
+
+    def _float64_verdict(self, rtol: float, atol: float) -> str:
+        """Whether the port's float64 gradients match torch's: a float32-only difference, or a
+        port error that float64 shows too."""
+        comps64 = self._grad_comps(rtol, atol, float64=True)[0]
+        abs64, rel64 = worst(comps64)
+        if all(c.ok for c in comps64):
+            return f"float64 matches (max abs err {abs64:.3g}, rel {rel64:.3g}): a float32-only port difference"
+        bad = [c.name for c in comps64 if not c.ok]
+        return (f"float64 differs too ({len(bad)} arrays, max abs err {abs64:.3g}, rel {rel64:.3g}; "
+                f"first {bad[0]}): a port error")
 
     def torch_float32_error(self) -> float:
         """The largest difference of torch's float32 parameter gradients from its float64

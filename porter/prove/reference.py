@@ -70,6 +70,12 @@ class Reference:
         return self.group("grad64/")
 
     @property
+    def grad_spread(self) -> Dict[str, float]:
+        """Torch's own float32 gradient error per parameter at starts one rounding apart
+        (``dump(..., float32_spread=True)``: ``torch_dump.float32_error_spread``); empty if not saved."""
+        return {n: float(v) for n, v in self.group("grad32err/").items()}
+
+    @property
     def trainable(self) -> List[str]:
         """Names of the parameters torch trains (``requires_grad``)."""
         return self.names("meta/trainable") or list(self.grads)
