@@ -11,7 +11,12 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 # the three behaviours torch code relies on, printed as it reaches each
+# Python raises KeyboardInterrupt on SIGINT unless it started with SIGINT ignored (a background
+# job of a non-interactive shell, as CI may run us): the script asks for Python's usual handler
+# first, which is what Jittor's import replaced and shims must restore
 _SCRIPT = """
+import signal
+signal.signal(signal.SIGINT, signal.default_int_handler)
 import {first}
 import os, signal, subprocess, sys
 try:
