@@ -176,7 +176,8 @@ def is_torchelastic_launched() -> bool:
 
 def init_process_group(backend: Optional[str] = None, init_method: Optional[str] = None,
                        timeout=None, world_size: int = -1, rank: int = -1, store=None,
-                       group_name: str = "", pg_options=None, device_id=None) -> None:
+                       group_name: str = "", pg_options=None, device_id=None, _ranks=None,
+                       enable_reconfigure: bool = False) -> None:
     """torch's ``init_process_group``: under ``mpirun`` the group already exists, so this checks
     that the ``world_size``/``rank`` the code asks for (arguments, or ``WORLD_SIZE``/``RANK`` from
     the environment) are MPI's; without ``mpirun`` only a world of one process is possible.
@@ -227,7 +228,7 @@ def get_backend(group=None) -> str:
 
 
 def new_group(ranks: Optional[Sequence[int]] = None, timeout=None, backend=None, pg_options=None,
-              **kw):
+              use_local_synchronization: bool = False, group_desc=None, device_id=None, sort_ranks: bool = True):
     """``new_group()`` of every rank is the default group; sub-groups do not exist under MPI."""
     if ranks is None or sorted(ranks) == list(range(_world())):
         return group.WORLD
@@ -291,7 +292,19 @@ def _set(tensor: jt.Var, value: jt.Var) -> None:
     tensor.assign(value.cast(tensor.dtype).detach())
 
 
-def barrier(group=None, async_op: bool = False, device_ids=None):
+def _one_rank(rank: Optional[int], group_rank: Optional[int], what: str, name: str,
+              default: Optional[int] = None) -> int:
+    """The rank a collective names by ``rank`` or ``group_<name>`` (the same numbers: the only
+    group is every process), as torch requires: one of them, not both."""
+    if rank is not None and group_rank is not None:
+        raise ValueError(f"{what}: give {name} or group_{name}, not both")
+    chosen = rank if rank is not None else group_rank if group_rank is not None else default
+    if chosen is None:
+        raise ValueError(f"{what}: {name} or group_{name} is required")
+    return chosen
+
+
+def barrier(group=None, async_op: bool = False, device_ids=None, timeout=None):
     """Wait until every process reaches this call."""
     _check_group(group)
     if _in_mpi():
@@ -306,15 +319,21 @@ def all_reduce(tensor: jt.Var, op: str = ReduceOp.SUM, group=None, async_op: boo
     return _finish(async_op)
 
 
-def reduce(tensor: jt.Var, dst: int, op: str = ReduceOp.SUM, group=None, async_op: bool = False):
-    """Reduce ``tensor`` to rank ``dst`` (in place).  torch leaves the other ranks' tensors
-    unspecified; here they get the result too."""
+def reduce(tensor: jt.Var, dst: Optional[int] = None, op: str = ReduceOp.SUM, group=None, async_op: bool = False,
+           group_dst: Optional[int] = None):
+    """Reduce ``tensor`` to rank ``dst`` (in place; ``group_dst``, the rank in the one group there
+    is, names the same process).  torch leaves the other ranks' tensors unspecified; here they
+    get the result too."""
+    _one_rank(dst, group_dst, "reduce", "dst")
     return all_reduce(tensor, op, group, async_op)
 
 
-def broadcast(tensor: jt.Var, src: int, group=None, async_op: bool = False):
-    """Copy rank ``src``'s ``tensor`` into every process's ``tensor``."""
+def broadcast(tensor: jt.Var, src: Optional[int] = None, group=None, async_op: bool = False,
+              group_src: Optional[int] = None):
+    """Copy rank ``src``'s ``tensor`` into every process's ``tensor`` (``group_src``: the same
+    rank, counted in the one group there is)."""
     _check_group(group)
+    src = _one_rank(src, group_src, "broadcast", "src")
     if _in_mpi():
         _set(tensor, _eager(tensor.mpi_broadcast(src)))
     return _finish(async_op)
@@ -353,18 +372,20 @@ def _gather_bytes(payload: np.ndarray) -> List[bytes]:
     return [rows[i, :sizes[i]].astype(np.uint8).tobytes() for i in range(len(sizes))]
 
 
-def all_gather_object(object_list: List[Any], obj: Any, group=None) -> None:
+def all_gather_object(object_list: List[Any], obj: Any, group=None, weights_only: bool = True) -> None:
     """Fill ``object_list[i]`` with rank ``i``'s ``obj`` (pickled between this program's own
-    processes, as torch does)."""
+    processes, as torch does; ``weights_only`` concerns torch's unpickler of tensors)."""
     _check_group(group)
     for i, data in enumerate(_gather_bytes(_bytes_of(obj))):
         object_list[i] = pickle.loads(data)
 
 
-def broadcast_object_list(object_list: List[Any], src: int = 0, group=None, device=None) -> None:
+def broadcast_object_list(object_list: List[Any], src: Optional[int] = None, group=None, device=None,
+                          group_src: Optional[int] = None, weights_only: bool = True) -> None:
     """Replace ``object_list``'s items with rank ``src``'s (pickled between this program's own
-    processes, as torch does)."""
+    processes, as torch does; ``group_src`` names the same rank)."""
     _check_group(group)
+    src = _one_rank(src, group_src, "broadcast_object_list", "src", default=0)
     data = _gather_bytes(_bytes_of(list(object_list)))[src] if _in_mpi() else None
     if data is not None:
         object_list[:] = pickle.loads(data)
@@ -394,16 +415,23 @@ class DistributedDataParallel(Module):
     """
 
     def __init__(self, module, device_ids=None, output_device=None, dim: int = 0,
-                 broadcast_buffers: bool = True, process_group=None, bucket_cap_mb=None,
+                 broadcast_buffers: bool = True, init_sync: bool = True, process_group=None, bucket_cap_mb=None,
                  find_unused_parameters: bool = False, check_reduction: bool = False,
-                 gradient_as_bucket_view: bool = False, static_graph: bool = False, **kw):
+                 gradient_as_bucket_view: bool = False, static_graph: bool = False,
+                 delay_all_reduce_named_params=None, param_to_hook_all_reduce=None, mixed_precision=None,
+                 device_mesh=None, skip_all_reduce_unused_params: bool = False, bucket_cap_mb_list=None,
+                 batched_grad_copy: bool = False, forward_sync_buffers: bool = True,
+                 lazy_bucket_allocation: bool = False, **kw):
+        if mixed_precision is not None or delay_all_reduce_named_params or param_to_hook_all_reduce is not None:
+            raise NotImplementedError("DistributedDataParallel: mixed_precision, delay_all_reduce_named_params and "
+                                      "param_to_hook_all_reduce change what is computed; not supported")
         super().__init__()
         _check_group(process_group)
         self.module = module
         self.broadcast_buffers = broadcast_buffers
         self.find_unused_parameters = find_unused_parameters
         self.require_backward_grad_sync = True
-        if _in_mpi():
+        if _in_mpi() and init_sync:  # init_sync=False: torch skips the start-up broadcast too
             _broadcast_from_rank0([*module.parameters(), *_buffers(module)])
         _wrappers.append(weakref.ref(self))
 

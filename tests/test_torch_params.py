@@ -122,16 +122,6 @@ def argument_gaps(entry, params, target) -> list:
 
 #: measured gaps not closed yet (each must still fail: strict xfail), with their cause
 KNOWN_GAPS = {
-    **{api: "torch 2.x parameters (group_src/group_dst, weights_only, timeout, _ranks, ...) the single-process "
-            "distributed shim does not take yet" for api in (
-        "torch.distributed.all_gather_object", "torch.distributed.barrier", "torch.distributed.broadcast",
-        "torch.distributed.broadcast_object_list", "torch.distributed.init_process_group",
-        "torch.distributed.new_group", "torch.distributed.reduce")},
-    "torch.nn.parallel.DistributedDataParallel": "init_sync (torch 2.x, 6th positional) is not in the shim's signature",
-    "torch.nn.parallel.distributed.DistributedDataParallel": "init_sync (torch 2.x, 6th positional) is not in the "
-                                                              "shim's signature",
-    **{api: "capturable/foreach/maximize/differentiable passed by position (8th-11th)"
-       for api in ("torch.optim.RMSprop", "torch.optim.rmsprop.RMSprop")},
     **{api: "an identity marker under eager execution: torch's own first positional (drop=, fn, ...) lands on "
             "the decorated object's parameter; the marker returns it unchanged either way"
        for api in ("torch.compile", "torch.fx.wrap", "torch.jit._overload_method", "torch.jit.annotate",

@@ -49,6 +49,14 @@ def main():
     t = jt.array(value(rank))
     dist.broadcast(t, src=1)
     check(np.array_equal(t.numpy(), value(1)), "broadcast from rank 1")
+    t = jt.array(value(rank))
+    dist.broadcast(t, None, None, False, 1)  # torch 2.x's group_src, by position
+    check(np.array_equal(t.numpy(), value(1)), "broadcast from group rank 1")
+    try:
+        dist.broadcast(t, src=0, group_src=0)
+        check(False, "broadcast with src and group_src did not raise")
+    except ValueError:
+        pass
 
     outs = [jt.zeros(3) for _ in range(world)]
     dist.all_gather(outs, jt.array(value(rank)))
@@ -64,7 +72,10 @@ def main():
     lst = [rank, f"from {rank}"]
     dist.broadcast_object_list(lst, src=0)
     check(lst == [0, "from 0"], f"broadcast_object_list {lst}")
-    dist.barrier()
+    lst = [rank]
+    dist.broadcast_object_list(lst, group_src=1)
+    check(lst == [1], f"broadcast_object_list from group rank 1: {lst}")
+    dist.barrier(None, False, None, None)  # torch 2.x's timeout, by position
 
     # DDP: weights and buffers start from rank 0's; gradients averaged after each backward
     # outside no_sync; inside no_sync they accumulate locally, and the next synced backward

@@ -333,11 +333,13 @@ class SGD(Optimizer):
 
 class RMSprop(Optimizer):
     """``torch.optim.RMSprop(params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0,
-    centered=False, maximize=False)``: eps added after the square root."""
+    centered=False, capturable=False, foreach=None, maximize=False, differentiable=False)``: eps
+    added after the square root (``capturable``/``foreach``/``differentiable`` pick torch kernels)."""
 
     def __init__(self, params, lr: float = 1e-2, alpha: float = 0.99, eps: float = 1e-8,
-                 weight_decay: float = 0.0, momentum: float = 0.0, centered: bool = False, *,
-                 maximize: bool = False, **_):
+                 weight_decay: float = 0.0, momentum: float = 0.0, centered: bool = False,
+                 capturable: bool = False, foreach=None, maximize: bool = False, differentiable: bool = False,
+                 **_):
         if lr < 0 or eps < 0 or alpha < 0 or momentum < 0 or weight_decay < 0:
             raise ValueError(f"RMSprop: invalid lr={lr}, alpha={alpha}, eps={eps}, "
                              f"momentum={momentum} or weight_decay={weight_decay}")
