@@ -126,8 +126,6 @@ KNOWN_GAPS = {
             "the decorated object's parameter; the marker returns it unchanged either way"
        for api in ("torch.compile", "torch.fx.wrap", "torch.jit._overload_method", "torch.jit.annotate",
                    "torch.jit.ignore", "torch.jit.interface", "torch.jit.script")},
-    "torch.norm": "out passed by position (5th) reaches the target",
-    "torch.tensordot": "out passed by position (4th) reaches the target",
 }
 
 

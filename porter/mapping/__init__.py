@@ -87,6 +87,8 @@ class ApiEntry:
     accepts: Optional[FrozenSet[str]] = None
     #: the parameter names torch's own signature gives (``torch_params.json``); None when unknown
     torch_takes: Optional[FrozenSet[str]] = None
+    #: where torch's signature takes ``out`` by position (``torch.norm``: 4), or None
+    out_position: Optional[int] = None
 
     @property
     def is_method(self) -> bool:
@@ -239,7 +241,9 @@ def load_table(directory: Path = TABLE_DIR) -> MappingTable:  # noqa: C901
         torch_params = json.loads(signatures.read_text(encoding="utf-8"))
         for api, e in entries.items():
             if api in torch_params:
-                e = entries[api] = dataclasses.replace(e, torch_takes=frozenset(n for n, _ in torch_params[api]))
+                order = [n for n, kind in torch_params[api] if kind in ("p", "o")]
+                e = entries[api] = dataclasses.replace(e, torch_takes=frozenset(n for n, _ in torch_params[api]),
+                                                       out_position=order.index("out") if "out" in order else None)
             if not e.params and api in torch_params:
                 positional = []
                 for name, kind in torch_params[api]:

@@ -70,6 +70,9 @@ CASES = [
     case(A, "torch.norm", "out = torch.norm(x)", {"x": X}, **SUM),
     case(A, "torch.norm", "out = torch.norm(x, p=1, dim=1)", {"x": X}, variant="p1", **SUM),
     case(A, "torch.norm", "out = torch.norm(x, p=3, dim=-1, keepdim=True)", {"x": X}, variant="p3", **SUM),
+    # out as torch's 5th positional: the result is written into it (was passed to the shim's dtype)
+    case(A, "torch.norm", "out = torch.empty(3, 5)\ntorch.norm(x, 2, 1, False, out)", {"x": X},
+         variant="out_positional", grad=False, **SUM),
     case(A, "torch.norm", "out = torch.norm(x, float('inf'), dim=0)", {"x": X}, variant="inf"),
     case(A, "torch.norm", "out = torch.norm(x, p='fro', dim=(1, 2))", {"x": X}, variant="fro", **SUM),
     case(A, "torch.Tensor.norm", "out = x.norm()", {"x": X}, **SUM),

@@ -181,6 +181,8 @@ CASES = [
     case(A, "torch.Tensor.outer", "out = a.outer(b)", {"a": "f32[3]", "b": "f32[4]"}),
     case(A, "torch.kron", "out = torch.kron(a, b)", {"a": "f32[2,3]", "b": "f32[2,2]"}),
     case(A, "torch.tensordot", "out = torch.tensordot(a, b, dims=([1], [0]))", {"a": "f32[3,4]", "b": "f32[4,5]"}),
+    case(A, "torch.tensordot", "out = torch.empty(3, 5)\ntorch.tensordot(a, b, 1, out)", {"a": "f32[3,4]", "b": "f32[4,5]"},
+         variant="out_positional", grad=False),
     case(A, "torch.cdist", "out = torch.cdist(a, b)", {"a": "f32[5,3]", "b": "f32[4,3]"}),
     case(A, "torch.dist", "out = torch.dist(a, b)", {"a": "f32[5,3]", "b": "f32[5,3]"}),
 ]

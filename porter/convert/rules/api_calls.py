@@ -138,9 +138,14 @@ def split_factory_dtype(entry: ApiEntry, args: List[cst.Arg]) -> Tuple[List[cst.
     return rest, dtype
 
 
-def _split_out(call: cst.Call) -> Tuple[cst.Call, Optional[cst.Arg]]:
-    """``f(a, b, out=c)`` -> (``f(a, b)``, the ``out=c`` argument); (call, None) without one."""
+def _split_out(call: cst.Call, position: Optional[int] = None) -> Tuple[cst.Call, Optional[cst.Arg]]:
+    """``f(a, b, out=c)`` -> (``f(a, b)``, the ``out=c`` argument); (call, None) without one.
+    ``position``: where torch takes ``out`` positionally (``torch.norm(x, 2, 1, False, o)``)."""
     out = next((a for a in call.args if a.keyword is not None and a.keyword.value == "out"), None)
+    positional = [a for a in call.args if a.keyword is None and not a.star]
+    if out is None and position is not None and len(positional) > position \
+            and len(positional) == sum(1 for a in call.args if a.keyword is None):
+        out = positional[position]
     if out is None:
         return call, None
     args = [a for a in call.args if a is not out]
@@ -414,7 +419,8 @@ class ApiCallRule(Rule):
             # only when the call runs
             self.ctx.handled(original.func)
             return updated.with_changes(func=self._runtime_value(entry))
-        call, out = _split_out(updated) if entry.kind == "function" and "out" not in entry.params else (updated, None)
+        call, out = (_split_out(updated, entry.out_position) if entry.kind == "function" and "out" not in entry.params
+                     else (updated, None))
         named, notes = name_factory_args(entry, list(call.args))
         for n in notes:
             self.ctx.note(n)
