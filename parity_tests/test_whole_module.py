@@ -220,7 +220,8 @@ TORCH_SAVED_MODEL = textwrap.dedent("""
             self.width = width
             self.embed = nn.Embedding(vocab, width, padding_idx=0)
             self.blocks = nn.ModuleList([Block(width) for _ in range(depth)])
-            self.heads = nn.ModuleDict({"a": Scaled(width, vocab, 0.5), "b": nn.Sequential(nn.Dropout(0.1), nn.Linear(width, vocab))})
+            self.heads = nn.ModuleDict({"a": Scaled(width, vocab, 0.5),
+                                        "b": nn.Sequential(nn.Dropout(0.1), nn.Linear(width, vocab))})
             self.rnn = nn.GRU(width, width, num_layers=2, batch_first=True)
             self.out = nn.Linear(width, vocab)
             self.out.weight = self.embed.weight  # tied, as language models do
