@@ -30,7 +30,7 @@ from porter.mapping import default_table
 from ..namespace import resolve as resolve_torch_name
 from .errors import CheckpointError
 from .state_dict import load_state_dict
-from .trusted_objects import resolve
+from .trusted_objects import new_object, resolve
 from .whole_module import Record, module_state
 
 #: what ``torch.nn.Module.__init__`` puts in every module's ``__dict__``: bookkeeping that the
@@ -101,11 +101,8 @@ def _torch_layer(rec: Record, finish, children: Dict[str, Any], where: str) -> j
         layer = resolve_torch_name(f"torch.nn.{name}")
     except AttributeError:
         raise CheckpointError(f"{where}: torch.nn has no {name} ({rec.path})") from None
-    if name in _CONTAINERS:
-        items = list(children.values())
-        if name == "ModuleDict":
-            return layer(children)
-        return layer(children) if name == "Sequential" else layer(items)
+    if name in _CONTAINERS:  # ModuleList takes its modules as a list; the others a name -> module mapping
+        return layer(list(children.values())) if name == "ModuleList" else layer(children)
     try:
         mod = layer(**constructor_arguments(f"torch.nn.{name}", rec.state, where))
     except (TypeError, ValueError) as e:
@@ -150,9 +147,7 @@ def _own_module(rec: Record, finish, children: Dict[str, Any], where: str) -> jt
     cls = resolve(rec.module, rec.qualname, "the model's class")
     if not (isinstance(cls, type) and issubclass(cls, jt.Module)):
         raise CheckpointError(f"{rec.path} is not a Jittor module here; refusing to construct it")
-    if cls.__new__ not in (object.__new__, jt.Module.__new__) or rec.args or rec.kwargs:
-        raise CheckpointError(f"{rec.path} has a __new__ of its own; refusing to construct it")
-    obj = cls.__new__(cls)
+    obj = new_object(rec, cls)
     base = _library_base(cls)
     layer = f"torch.nn.{base.__name__}"  # class Scaled(nn.Linear): the layer's own arguments
     if base.__name__ != "Module" and layer in default_table().entries:

@@ -36,6 +36,15 @@ def resolve(module: str, qualname: str, what: str):
     return obj
 
 
+def new_object(rec: Record, cls: type):
+    """``cls.__new__(cls)`` as pickle's NEWOBJ makes it, only for a class whose ``__new__`` is
+    object's or ``jittor.Module``'s (shims registers the module) and a record without arguments."""
+    if cls.__new__ not in (object.__new__, jt.Module.__new__) or rec.args or rec.kwargs:
+        raise CheckpointError(f"an object of class {rec.path} cannot be loaded: its class has a "
+                              "__new__ of its own")
+    return cls.__new__(cls)
+
+
 def restore(rec: Record, finish: Callable[[Any], Any], memo: Dict[int, Any]):
     """The object ``rec`` stands for: ``__new__`` of its class, then its state, as pickle does.
 
@@ -53,10 +62,7 @@ def restore(rec: Record, finish: Callable[[Any], Any], memo: Dict[int, Any]):
     cls = resolve(rec.module, rec.qualname, "the object's class")
     if not isinstance(cls, type):
         raise CheckpointError(f"{rec.path} is not a class here; refusing to construct it")
-    if cls.__new__ not in (object.__new__, jt.Module.__new__) or rec.args or rec.kwargs:
-        raise CheckpointError(f"an object of class {rec.path} cannot be loaded: its class has a "
-                              "__new__ of its own")
-    obj = cls.__new__(cls)  # jt.Module's (shims registers the module) or object's
+    obj = new_object(rec, cls)
     memo[id(rec)] = obj
     state = finish(rec.state)
     if state is None:
