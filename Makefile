@@ -66,6 +66,7 @@ demo: venvs
 	$(JTPORT) doctor
 	$(JTPORT) convert examples/demo_project -o build/demo_jittor --overwrite --report build/demo_report.md
 	cd build/demo_jittor && $(RUN) ../../$(VENV)/bin/python train.py
+	$(JTPORT) parity --run examples/demo_project/train.py build/demo_jittor/train.py --steps 3 --html build/demo_parity.html --out build/demo_parity
 
 # OpenMPI for the distributed tests (Jittor's data parallel runs under mpirun): installed from
 # Debian's packages when missing and root; otherwise those tests skip and say why.  Before the
