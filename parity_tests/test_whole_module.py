@@ -190,6 +190,7 @@ def test_whole_objects_whose_constructors_take_arguments_match_torch(tmp_path):
 TORCH_SAVED_MODEL = textwrap.dedent("""
     import torch
     import torch.nn as nn
+    from torch.nn.utils import weight_norm
 
 
     class Scaled(nn.Linear):
@@ -205,13 +206,14 @@ TORCH_SAVED_MODEL = textwrap.dedent("""
         def __init__(self, width, act=nn.LeakyReLU):
             super().__init__()
             self.conv = nn.Conv1d(width, width, 3, padding=1, groups=2)
+            self.mix = weight_norm(nn.Conv1d(width, width, 1))  # TCN's old hook-based weight_norm
             self.norm = nn.BatchNorm1d(width, momentum=0.3)
             self.act = act(0.2)
             self.register_buffer("offset", torch.zeros(width, 1))
             self.register_buffer("cache", torch.ones(1), persistent=False)
 
         def forward(self, x):
-            return self.act(self.norm(self.conv(x))) + self.offset + self.cache
+            return self.act(self.norm(self.mix(self.conv(x)))) + self.offset + self.cache
 
 
     class Net(nn.Module):
@@ -221,7 +223,8 @@ TORCH_SAVED_MODEL = textwrap.dedent("""
             self.embed = nn.Embedding(vocab, width, padding_idx=0)
             self.blocks = nn.ModuleList([Block(width) for _ in range(depth)])
             self.heads = nn.ModuleDict({"a": Scaled(width, vocab, 0.5),
-                                        "b": nn.Sequential(nn.Dropout(0.1), nn.Linear(width, vocab))})
+                                        "b": nn.Sequential(nn.Dropout(0.1),
+                                                           weight_norm(nn.Linear(width, vocab), dim=None))})
             self.rnn = nn.GRU(width, width, num_layers=2, batch_first=True)
             self.out = nn.Linear(width, vocab)
             self.out.weight = self.embed.weight  # tied, as language models do
@@ -272,7 +275,8 @@ def test_whole_model_saved_by_torch_loads_converted_without_its_constructor(tmp_
     """A model ``torch.save``d by the torch code itself (a released whole-model file), whose
     classes take constructor arguments, loads in the converted code as torch loads it: each module
     made from its recorded ``__dict__`` (torch's layers from the attributes naming their
-    arguments), tied weights still one, buffers and training flags as saved, same outputs."""
+    arguments), the old hook-based ``weight_norm`` applied again (per output channel and over the
+    whole tensor), tied weights still one, buffers and training flags as saved, same outputs."""
     src = tmp_path / "proj"
     src.mkdir()
     (src / "model.py").write_text(TORCH_SAVED_MODEL)
@@ -294,5 +298,6 @@ def test_whole_model_saved_by_torch_loads_converted_without_its_constructor(tmp_
     (want, want_flags), (got, got_flags) = outs
     assert want_flags.tolist()[:6] == [True, True, False, True, True, True]
     np.testing.assert_array_equal(got_flags, want_flags)
-    # embeddings, a grouped conv, batch norm, a 2-layer GRU and three heads in float32, width <= 11
+    # embeddings, a grouped conv, weight-normed layers, batch norm, a 2-layer GRU and three heads in
+    # float32, width <= 11
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)

@@ -15,8 +15,9 @@ model is made again module by module, as pickle makes it, from what its ``__dict
   bias parameter is recorded); containers get their rebuilt children.
 
 Then every parameter and buffer is loaded with ``load_state_dict(strict=True)``, and each module
-gets its recorded training flag.  What torch would restore but this cannot (forward hooks such as
-the old ``weight_norm``'s) is an error naming the module, never a silently different model.
+gets its recorded training flag.  The old ``weight_norm`` (a forward pre-hook pickled with its
+module) is applied again with ``shims.nn.weight_norm``; any other hook torch would restore but
+this cannot is an error naming the module, never a silently different model.
 """
 from __future__ import annotations
 
@@ -48,6 +49,9 @@ _HOOKS = ("_forward_hooks", "_forward_pre_hooks", "_backward_hooks", "_backward_
 _RNN_ARGUMENTS = ("input_size", "hidden_size", "num_layers", "bias", "batch_first", "dropout", "bidirectional")
 _VARARG_LAYERS = {"RNN": _RNN_ARGUMENTS + ("nonlinearity",), "GRU": _RNN_ARGUMENTS,
                   "LSTM": _RNN_ARGUMENTS + ("proj_size",)}  # torch's GRU and RNN refuse proj_size
+#: the forward pre-hook of torch's old ``weight_norm`` (TCN, WaveNet-era code): made again with
+#: ``shims.nn.weight_norm``, what the converter maps ``torch.nn.utils.weight_norm`` to
+_WEIGHT_NORM = "torch.nn.utils.weight_norm.WeightNorm"
 _CONTAINERS = ("Sequential", "ModuleList", "ModuleDict")
 _NOT_ARGUMENTS = frozenset({"device", "dtype"})
 
@@ -67,19 +71,38 @@ def rebuild(rec: Record, finish: Callable[[Any], Any]):
 
 def _module(rec: Record, finish, where: str, flags) -> jt.Module:
     state = rec.state
-    for hooks in _HOOKS:
-        if state.get(hooks):
-            raise CheckpointError(f"{where} ({rec.path}) has {hooks} (such as weight_norm's), which "
-                                  "cannot be restored; save its state_dict() with torch and load it "
-                                  "into the model the converted code builds")
+    norms = _weight_norms(rec, where)
     children = collections.OrderedDict(
         (name, _child(sub, finish, f"{where}.{name}", flags)) for name, sub in (state.get("_modules") or {}).items())
     if rec.module.split(".")[0] in ("torch", "torchvision"):
         mod = _torch_layer(rec, finish, children, where)
     else:
         mod = _own_module(rec, finish, children, where)
+    for name, dim in norms:  # g and v become the module's parameters; the final load fills them
+        if isinstance(mod.__dict__.get(name), jt.Var):
+            resolve_torch_name("torch.nn.utils.weight_norm")(mod, name, dim)
+        else:
+            raise CheckpointError(f"{where}: weight_norm of {name!r}, which the converted "
+                                  f"{type(mod).__name__} does not hold")
     flags.append((mod, state.get("training", True) is not False))
     return mod
+
+
+def _weight_norms(rec: Record, where: str) -> List[Tuple[str, Any]]:
+    """``(name, dim)`` of each old-style ``torch.nn.utils.weight_norm`` on ``rec`` (a forward
+    pre-hook torch pickles with the module); any other hook is an error naming the module."""
+    norms = []
+    for hooks in _HOOKS:
+        for hook in (rec.state.get(hooks) or {}).values():
+            if (hooks == "_forward_pre_hooks" and isinstance(hook, Record) and hook.path == _WEIGHT_NORM
+                    and isinstance(hook.state, dict) and isinstance(hook.state.get("name"), str)):
+                norms.append((hook.state["name"], hook.state.get("dim")))
+                continue
+            what = getattr(hook, "path", type(hook).__name__)
+            raise CheckpointError(f"{where} ({rec.path}) has {hooks} ({what}), which cannot be "
+                                  "restored; save its state_dict() with torch and load it into the "
+                                  "model the converted code builds")
+    return norms
 
 
 def _child(sub, finish, where: str, flags):
