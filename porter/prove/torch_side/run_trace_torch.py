@@ -41,7 +41,8 @@ from torch.optim.optimizer import register_optimizer_step_post_hook
 
 from ..run_trace_common import (SAMPLE, Backend, Tracer, constructing, run_script, traced_backward, traced_call,
                                 traced_loader_iter)
-from .torch_dump import cuda_as_cpu, rounding_perturbed
+from .cuda_as_cpu import cuda_as_cpu
+from .torch_dump import rounding_perturbed
 
 #: draws the port replays (``jt.randn`` ...: :mod:`.run_trace_jittor`), each from torch's state
 SHARED = ("randn", "rand", "randn_like", "rand_like", "randint", "randperm")
