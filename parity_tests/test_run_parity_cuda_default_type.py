@@ -37,7 +37,7 @@ class Runner:
         self.device = torch.device('cuda')
         self.poses = torch.linspace(-1, 1, 36).reshape(4, 3, 3).to(self.device)
         self.field = Field().to(self.device)
-        self.opt = torch.optim.Adam(self.field.parameters(), lr=0.01)
+        self.opt = torch.optim.SGD(self.field.parameters(), lr=0.05)
 
     def step(self, idx):
         pix = torch.randint(low=0, high=3, size=[5])

@@ -15,6 +15,10 @@ from typing import Any
 import torch
 from torch.overrides import TorchFunctionMode
 
+#: set on a Python wrapper that replaced a ``torch.Tensor`` method (the tracer's shared draws): the
+#: method it wraps.  torch hands a mode the class's *current* attribute, so without it a method
+#: called through its wrapper would run the wrapper twice (``t.uniform_()`` counted as two draws).
+WRAPS = "_jtport_wraps"
 #: ``torch.cuda.<Name>Tensor`` -> ``torch.<Name>Tensor`` (the legacy tensor types)
 _TYPES = ("Float", "Double", "Half", "BFloat16", "Long", "Int", "Short", "Char", "Byte", "Bool")
 
@@ -53,7 +57,7 @@ class CudaAsCpuMode(TorchFunctionMode):
             kwargs["device"] = _cpu(kwargs["device"])
         if func is torch.Tensor.to:
             args = args[:1] + tuple(_cpu(a) for a in args[1:])
-        return func(*args, **kwargs)
+        return getattr(func, WRAPS, func)(*args, **kwargs)  # a wrapper reaches here from inside itself
 
 
 class _CpuStream:
