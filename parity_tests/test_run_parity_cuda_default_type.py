@@ -13,9 +13,7 @@ side runs the script on the CPU (``torch_side.cuda_as_cpu``), the converter remo
 only places tensors: Jittor's default float is float32), and ``shims`` indexes with a taken
 element as torch does with its 0-d tensor; the comparison holds to float32 rounding.
 """
-from porter import convert_path
-from porter.prove import run_cmd
-from porter.prove.run_compare import Trace
+from parity_tests.run_support import converted_run
 
 SCRIPT = '''import torch
 import torch.nn as nn
@@ -60,15 +58,5 @@ if __name__ == '__main__':
 
 
 def test_script_placed_on_the_gpu_by_default_matches(tmp_path, capsys):
-    (tmp_path / "orig").mkdir()
-    (tmp_path / "orig" / "train.py").write_text(SCRIPT)
-    report = convert_path(tmp_path / "orig", tmp_path / "conv")
-    assert not report.errors, report.errors
-    converted = (tmp_path / "conv" / "train.py").read_text()
+    converted, _ = converted_run(tmp_path, capsys, SCRIPT)
     assert "set_default_tensor_type" not in converted and "set_device" not in converted, converted
-    rc = run_cmd.main([str(tmp_path / "orig" / "train.py"), str(tmp_path / "conv" / "train.py"), "--steps", "3",
-                       "--spread-runs", "1", "--out", str(tmp_path / "out")])
-    text = capsys.readouterr().out
-    assert rc == 0 and "verdict: MATCH" in text, text
-    torch = Trace.load(tmp_path / "out" / "torch")
-    assert len(Trace.load(tmp_path / "out" / "port").meta["losses"]) == 3 == len(torch.meta["losses"])
