@@ -3,8 +3,9 @@
 
 NeuS calls ``torch.set_default_tensor_type('torch.cuda.FloatTensor')`` and
 ``torch.cuda.set_device(args.gpu)`` in its entry point, keeps ``self.device = torch.device('cuda')``
-and moves its networks with ``.to(self.device)``; its rays are drawn with ``torch.randint`` and its
-image order with ``torch.randperm``, whose element then indexes the camera poses
+and moves its networks with ``.to(self.device)``; its rays are drawn with ``torch.randint`` (on the
+images' device in later versions: ``device=`` a GPU is drawn on the CPU here, from the stream the
+port replays) and its image order with ``torch.randperm``, whose element then indexes the camera poses
 (``pose_all[perm[k], :3, 3]``).  On a machine without CUDA the torch side failed in
 ``torch.cuda.set_device`` ("Found no NVIDIA driver"), and after it in every factory call;
 the converter left ``set_default_tensor_type`` unported; and the port's ``perm[k]`` (Jittor has no
@@ -38,9 +39,9 @@ class Runner:
         self.opt = torch.optim.SGD(self.field.parameters(), lr=0.05)
 
     def step(self, idx):
-        pix = torch.randint(low=0, high=3, size=[5])
+        pix = torch.randint(low=0, high=3, size=[5], device=self.device)
         rays = self.poses[idx, None, :3, 2].expand(5, 3) + self.poses[idx][pix]
-        near = torch.zeros(5, 1, device=self.device) + torch.rand([5, 1])
+        near = torch.zeros(5, 1, device=self.device) + torch.rand([5, 1], device='cuda:0')
         loss = (self.field(rays * near) ** 2).mean()
         self.opt.zero_grad()
         loss.backward()
