@@ -44,6 +44,7 @@ import numpy as np
 _BASIC = (int, slice)
 #: the attribute marking a Var that torch would hold as a 0-d tensor (an element taken by integers)
 TORCH_0D = "_jtport_torch_0d"
+_INT_DTYPES = ("int8", "int16", "int32", "int64", "uint16", "uint32", "uint64")
 
 
 def _is_int(s) -> bool:
@@ -63,9 +64,6 @@ def _entry(s):
         if getattr(s, TORCH_0D, False) and s.dtype in _INT_DTYPES:
             return int(s.item())
     return s
-
-
-_INT_DTYPES = ("int8", "int16", "int32", "int64", "uint16", "uint32", "uint64")
 
 
 def _element(x, idx) -> bool:
