@@ -8,6 +8,12 @@ Importing :mod:`shims` wraps ``jt.Var.__getitem__``/``__setitem__`` (Jittor's ow
   torch's advanced index, the list of its values; Jittor rejects ``range`` outright.
 * a uint8 tensor used as an index (``x[mask.type(torch.ByteTensor)]``, torch 0.4-1.1's masks) is
   a boolean mask, as torch 2 still reads it; Jittor gathers by its 0/1 values.
+* an element taken with integers alone (``perm[k]`` of a 1-D tensor, ``x[i, j]`` of a 2-D one),
+  a 0-d tensor in torch, indexes as the integer it holds, as torch's 0-d index does:
+  ``pose_all[perm[k], :3, 3]`` is (3,), where Jittor (no 0-d Vars: the element is (1,)) kept a
+  dimension, (1, 3), and NeuS's rays then had one dimension too many (measured).  Jittor cannot
+  tell a 0-d tensor from a (1,) one, so the element is marked when it is taken (``TORCH_0D``); an
+  unmarked one-element index (``x[torch.tensor([2])]``) keeps its dimension, as in torch.
 * ``y[i] = v`` with an index shorter than ``y``'s rank writes the whole region.  Jittor 1.3.11's
   in-place setitem optimisation (``setitem_gopt.cc``) sizes the region from the index entries
   given, ignoring the trailing dimensions, so on a Var that was already computed and has no
@@ -30,9 +36,20 @@ indices, ``y = x[0]; y[1] = 5``, as torch.
 """
 from __future__ import annotations
 
+import numbers
+
 import jittor as jt
+import numpy as np
 
 _BASIC = (int, slice)
+#: the attribute marking a Var that torch would hold as a 0-d tensor (an element taken by integers)
+TORCH_0D = "_jtport_torch_0d"
+_INT_DTYPES = ("int8", "int16", "int32", "int64", "uint16", "uint32", "uint64")
+
+
+def _is_int(s) -> bool:
+    """An integer index entry (a Python or numpy integer; not a bool, which torch reads as a mask)."""
+    return isinstance(s, numbers.Integral) and not isinstance(s, (bool, np.bool_))
 
 
 def _entry(s):
@@ -41,9 +58,18 @@ def _entry(s):
     Jittor would gather by its 0/1 values instead: silently other elements, another shape)."""
     if type(s) is range:
         return list(s)
-    if isinstance(s, jt.Var) and s.dtype == "uint8":
-        return s != 0
+    if isinstance(s, jt.Var):
+        if s.dtype == "uint8":
+            return s != 0
+        if getattr(s, TORCH_0D, False) and s.dtype in _INT_DTYPES:
+            return int(s.item())
     return s
+
+
+def _element(x, idx) -> bool:
+    """Whether ``x[idx]`` is one element, a 0-d tensor in torch: an integer per dimension."""
+    entries = idx if type(idx) is tuple else (idx,)
+    return len(entries) == x.ndim and all(_is_int(s) for s in entries)
 
 
 def _index(idx):
@@ -74,7 +100,11 @@ def install() -> None:
     jt.Var.clone = jt.clone = clone
 
     def getitem(self, idx):
-        return get(self, _index(idx))
+        idx = _index(idx)
+        out = get(self, idx)
+        if _element(self, idx):
+            setattr(out, TORCH_0D, True)
+        return out
 
     def setitem(self, idx, value):
         return set_(self, _padded(self, _index(idx)), value)

@@ -53,6 +53,13 @@ CASES = [
     m("__getitem__", "out = (x[range(2)], x[:, range(1, 3)], x[range(2), range(2)])", variant="range"),
     m("__setitem__", "y = x * 1.0\ny[range(0, 3, 2)] = 0.0\ny[:, range(1, 3)] = z\nout = y",
       {**X, "z": "f32[3,2]"}, variant="range"),
+    # an element taken by integers (torch: a 0-d tensor) indexes as its integer (NeuS's
+    # ``pose_all[perm[k], :3, 3]``); a one-element 1-D index keeps its dimension in both
+    m("__getitem__", "p = torch.tensor([2, 0, 1])\nk = p[1]\nout = (x[k], x[k, :3], x[p[2], None, 1:3], x[k, p[0]])",
+      variant="element_as_index"),
+    m("__getitem__", "q = torch.tensor([[1, 2], [0, 3]])\nout = (x[q[0, 1]], x[:, q[1, 1]], x[torch.tensor([2])])",
+      variant="element_of_2d_as_index"),
+    m("__setitem__", "p = torch.tensor([2, 0])\ny = x * 1.0\ny[p[0], 1:3] = 9.0\nout = y", variant="element_as_index"),
     # a uint8 tensor as an index: torch's (deprecated) boolean mask; Jittor gathers by its 0/1 values
     m("__getitem__", "out = x[(x[:, 0] > 0).type(torch.uint8), 1:]", variant="uint8_mask_in_tuple"),
     m("__setitem__", "m = (x > 0).to(torch.uint8)\ny = x * 1.0\ny[m] = y[m] * 0.5\nout = y", variant="uint8_mask"),

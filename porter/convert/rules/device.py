@@ -14,7 +14,10 @@
   ``torch.cuda.synchronize()`` -> ``jt.sync_all(True)``;
   ``torch.cuda.empty_cache()`` -> ``jt.gc()``.
 * statements that only place things (``model.cuda()``, ``model = model.to(device)``,
-  ``torch.backends.cudnn.benchmark = True``, ``torch.cuda.set_device(i)``) are removed.
+  ``torch.backends.cudnn.benchmark = True``, ``torch.cuda.set_device(i)``,
+  ``torch.set_default_device(d)``, and ``torch.set_default_tensor_type`` of a float32 type:
+  ``'torch.cuda.FloatTensor'``, ``torch.FloatTensor``, which only places new tensors, Jittor's
+  default float being float32 already) are removed; another tensor type stays unsupported.
 * ``DataParallel``/``DistributedDataParallel`` and ``torch.distributed`` are table rows
   (``shims.distributed``: torch's calls over the processes ``mpirun`` started).
 * a file with an ``if __name__ == "__main__":`` entry point that used devices gets
@@ -40,7 +43,9 @@ _CALLS = {
 }
 _REPLACED_CALLS = {"torch.cuda.synchronize": ("jittor.sync_all", "True"),
                    "torch.cuda.empty_cache": ("jittor.gc", "")}
-_REMOVED_CALLS = ("torch.cuda.set_device",)
+_REMOVED_CALLS = ("torch.cuda.set_device", "torch.set_default_device")
+#: ``torch.set_default_tensor_type`` arguments that only place tensors (the default float stays float32)
+_FLOAT32_TYPES = ("torch.FloatTensor", "torch.cuda.FloatTensor")
 _MAIN_FLAG = "jt.flags.use_cuda = jt.has_cuda"
 
 
@@ -167,10 +172,21 @@ class DeviceRule(BlockRule, Rule):
                     self.ctx.note(f"{q} = ... removed: no Jittor equivalent needed")
             elif isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
                 q = self.ctx.qualname(small.value.func)
-                if q in _REMOVED_CALLS:
+                if q in _REMOVED_CALLS or (q == "torch.set_default_tensor_type" and self._float32_type(small.value)):
+                    self.used = True
                     self.remove(stmt)
                     self.ctx.handled(stmt)
-                    self.ctx.note(f"{q}(...) removed: Jittor selects the GPU with jt.flags.use_cuda")
+                    self.ctx.note(f"{q}(...) removed: Jittor selects the GPU with jt.flags.use_cuda"
+                                  + (" and its default float is float32" if q.endswith("tensor_type") else ""))
+
+    def _float32_type(self, call: cst.Call) -> bool:
+        """Whether ``torch.set_default_tensor_type(...)`` names a float32 type (a string or a
+        name: ``'torch.cuda.FloatTensor'``, ``torch.FloatTensor``)."""
+        if len(call.args) != 1 or call.args[0].keyword is not None:
+            return False
+        v = call.args[0].value
+        name = v.evaluated_value if isinstance(v, cst.SimpleString) else self.ctx.qualname(v)
+        return name in _FLOAT32_TYPES
 
     def leave_If(self, original: cst.If, updated: cst.If) -> cst.If:
         if not self.used or not _is_main_guard(original) or not isinstance(updated.body, cst.IndentedBlock):

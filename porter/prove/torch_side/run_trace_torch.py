@@ -41,7 +41,8 @@ from torch.optim.optimizer import register_optimizer_step_post_hook
 
 from ..run_trace_common import (SAMPLE, Backend, Tracer, constructing, run_script, traced_backward, traced_call,
                                 traced_loader_iter)
-from .torch_dump import cuda_as_cpu, rounding_perturbed
+from .cuda_as_cpu import WRAPS, cuda_as_cpu
+from .torch_dump import rounding_perturbed
 
 #: draws the port replays (``jt.randn`` ...: :mod:`.run_trace_jittor`), each from torch's state
 SHARED = ("randn", "rand", "randn_like", "rand_like", "randint", "randperm")
@@ -146,6 +147,7 @@ def _noting(tracer: Tracer, name: str, fn):
             tracer.note(f"{name} inside forward draws from torch's generator in a way the port does not replay: "
                         "its draws are not shared (and torch's stream is out of step after it)")
         return fn(*args, **kwargs)
+    setattr(wrapped, WRAPS, fn)
     return wrapped
 
 
@@ -167,6 +169,7 @@ def _inplace_shared(tracer: Tracer, name: str, fn):
                     tracer.note(f"Tensor.{name} inside forward on a {self.dtype} tensor or with a generator: its "
                                 "draws are not shared (and torch's stream is out of step after it)")
         return fn(self, *args, **kwargs)
+    setattr(draw, WRAPS, fn)
     return draw
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from porter.prove import checkpoint
 from porter.prove.torch_side import torch_dump
+from porter.prove.torch_side.cuda_as_cpu import cuda_as_cpu
 from porter.prove.spec import SpecError, all_inputs, build, build_loss, for_term, load_spec, with_roots
 
 
@@ -23,7 +24,7 @@ def main(argv=None) -> None:
     ap.add_argument("--checkpoint", action="append")
     ap.add_argument("--loss", help="the term of the spec's loss list to differentiate")
     args = ap.parse_args(argv)
-    with torch_dump.cuda_as_cpu():
+    with cuda_as_cpu():
         try:
             spec = with_roots(load_spec(args.spec), torch_root=args.torch_root, checkpoint=args.checkpoint)
             if args.loss:

@@ -478,45 +478,6 @@ def shared_random(stream: common.SeededStream):
 
 
 @contextlib.contextmanager
-def cuda_as_cpu():
-    """Within the block, on a machine without CUDA, ``Tensor.cuda()`` and ``Module.cuda()``
-    return their receiver, ``torch.cuda.synchronize()`` does nothing and a CUDA stream is a
-    stand-in whose ``torch.cuda.stream(s)`` block runs on the CPU: research code that calls
-    ``.cuda()`` in ``forward`` (MCCNet's ``Net``) or prefetches batches on a stream (HiSD's
-    ``data_prefetcher``) runs its torch reference on the CPU, as its Jittor port does."""
-    if torch.cuda.is_available():
-        yield
-        return
-    patches = [(torch.Tensor, "cuda", lambda self, *a, **k: self),
-               (torch.nn.Module, "cuda", lambda self, *a, **k: self),
-               (torch.Tensor, "record_stream", lambda self, *a, **k: None),
-               (torch.cuda, "synchronize", lambda *a, **k: None), (torch.cuda, "Stream", _CpuStream),
-               (torch.cuda, "current_stream", lambda *a, **k: _CpuStream()),
-               (torch.cuda, "stream", lambda *a, **k: contextlib.nullcontext())]
-    saved = [(owner, name, getattr(owner, name)) for owner, name, _ in patches]
-    for owner, name, fn in patches:
-        setattr(owner, name, fn)
-    try:
-        yield
-    finally:
-        for owner, name, fn in saved:
-            setattr(owner, name, fn)
-
-
-class _CpuStream:
-    """A CUDA stream on a machine without CUDA: every operation already ran in order."""
-
-    def __init__(self, *args, **kwargs):
-        pass
-
-    def wait_stream(self, stream) -> None:
-        """Nothing to wait for."""
-
-    def synchronize(self) -> None:
-        """Nothing to wait for."""
-
-
-@contextlib.contextmanager
 def patched_randn(stream: common.SeededStream):
     """Within the block, ``torch.randn(*size, ...)`` draws from ``stream`` (a shared-seed numpy
     stream the Jittor side replays with ``model.patched_randn``)."""
