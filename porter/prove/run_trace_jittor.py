@@ -16,7 +16,12 @@ runs the converted script unmodified under :class:`~.run_trace_common.Tracer` wi
   before its ``k``-th (``TORCH_DIR/draws.npy``), so data drawn with ``torch.randn``, noise drawn
   inside forward and dropout masks (``shims``' dropout draws ``jt.rand``) are torch's numbers;
 * ``jt.init.uniform_``/``gauss_`` and ``Var.uniform_``/``gauss_``/``normal_`` (what torch's in-place
-  draws and ``nn.init.uniform_``/``normal_`` convert to) likewise, on a float32 Var.
+  draws and ``nn.init.uniform_``/``normal_`` convert to) likewise, on a float32 Var;
+* ``jt.set_global_seed`` (what converted ``torch.manual_seed`` and ``torch.cuda.manual_seed``
+  reach through ``shims.manual_seed``) seeds Jittor and the replayed stream only: Python's
+  ``random`` and numpy's streams stay where they were, as torch's seeds leave them (the tracer
+  seeds both alike on each side before the script starts), so a dataset's ``random.random()``
+  draws are torch's (StarGAN v2's random crop: a different first batch before).
 
 The gradient each first-step module output receives is not taken from hooks: a hook node on a
 computed Var (``Var.register_hook``) fires once per consumer under ``shims`` (measured: ``fc1``
@@ -33,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import sys
 from pathlib import Path
 from typing import Any
@@ -221,6 +227,21 @@ def _inplace(backend: JittorBackend, own, kind: str):
     return uniform_ if kind == "uniform" else gauss_
 
 
+def _torch_seed(own):
+    """``jt.set_global_seed`` (``own``) leaving Python's ``random`` and numpy's global streams as
+    they were: ``torch.manual_seed``/``torch.cuda.manual_seed`` seed torch's generators only, and
+    ``shims.manual_seed`` reseeds those two only because importing Jittor reseeded them from the
+    clock, which the tracer already undid by seeding both alike on each side."""
+    def set_global_seed(*args, **kwargs):
+        python, numpy = random.getstate(), np.random.get_state()
+        try:
+            return own(*args, **kwargs)
+        finally:
+            random.setstate(python)
+            np.random.set_state(numpy)
+    return set_global_seed
+
+
 def _count_steps(cls: type, tracer: Tracer) -> None:
     """``cls.step`` reporting each outermost step of an optimizer to ``tracer``: an optimizer
     class with a ``step`` of its own (``shims.optim.LBFGS``, a converted torch optimizer) is
@@ -274,6 +295,7 @@ def install(tracer: Tracer) -> None:
             setattr(owner, name, _inplace(tracer.b, getattr(owner, name), kind))
     shims.randint = _replayed(tracer.b, shims.randint, _randint)
     jt.randperm = _replayed(tracer.b, jt.randperm, _randperm)
+    jt.set_global_seed = _torch_seed(jt.set_global_seed)
 
 
 def main(argv=None) -> int:
