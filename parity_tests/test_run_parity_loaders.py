@@ -1,0 +1,120 @@
+"""``jtport parity --run`` on a script whose data pipeline draws from Python's and numpy's streams.
+
+The script below feeds a model as StarGAN v2's ``main.py`` does (``core/data_loader.py``,
+``core/solver.py``): it seeds torch only (``torch.manual_seed``), never ``random`` or numpy;
+three DataLoaders, a shuffled validation loader iterated first, a training loader with a
+``WeightedRandomSampler`` balancing the classes and a shuffled reference loader; a fetcher that
+makes each iterator at its first ``next`` and makes it again on ``StopIteration`` (the training
+loader runs out at the third step); a dataset that flips an image when ``random.random() < 0.5``
+and adds ``np.random`` noise; and latent codes drawn with ``torch.randn`` per batch.
+
+Both sides of the tracer start the script with Python's and numpy's streams seeded alike. The
+port's ``torch.manual_seed`` (``shims.manual_seed``: ``jt.set_global_seed``) used to reseed
+those two streams, where torch's leaves them, so every flip and noise differed from torch's and
+the first loss with them (measured 2026-11-28 on StarGAN v2: its random crop, the
+discriminator's first conv on the real batch off by rel 1.5). The replayed torch stream at each
+iterator (the base seed, ``RandomSampler``'s seed, ``multinomial``) was already torch's.
+"""
+from porter import convert_path
+from porter.prove import run_cmd
+from porter.prove.run_compare import Trace
+
+SCRIPT = '''import random
+
+import numpy as np
+import torch
+import torch.nn as nn
+from torch.utils import data
+from torch.utils.data.sampler import WeightedRandomSampler
+
+
+class Images(data.Dataset):
+    def __init__(self, n, labels):
+        self.images = np.random.default_rng(n).standard_normal((n, 2, 3)).astype(np.float32)
+        self.targets = labels
+
+    def __getitem__(self, i):
+        img = self.images[i]
+        if random.random() < 0.5:
+            img = img[:, ::-1].copy()
+        img = img + np.float32(0.1) * np.random.randn(2, 3).astype(np.float32)
+        return torch.from_numpy(img.reshape(-1)), self.targets[i]
+
+    def __len__(self):
+        return len(self.targets)
+
+
+def balanced(labels):
+    weights = (1.0 / np.bincount(labels))[labels]
+    return WeightedRandomSampler(weights, len(weights))
+
+
+class Fetcher:
+    def __init__(self, loader, loader_ref=None):
+        self.loader, self.loader_ref = loader, loader_ref
+
+    def _fetch(self):
+        try:
+            x, y = next(self.iter)
+        except (AttributeError, StopIteration):
+            self.iter = iter(self.loader)
+            x, y = next(self.iter)
+        return x, y
+
+    def _fetch_ref(self):
+        try:
+            x, y = next(self.iter_ref)
+        except (AttributeError, StopIteration):
+            self.iter_ref = iter(self.loader_ref)
+            x, y = next(self.iter_ref)
+        return x, y
+
+    def __next__(self):
+        x, y = self._fetch()
+        if self.loader_ref is None:
+            return x, y
+        x_ref, y_ref = self._fetch_ref()
+        return x, y, x_ref, y_ref, torch.randn(x.size(0), 4)
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(6 + 6 + 4, 8)
+        self.fc2 = nn.Linear(8, 2)
+
+    def forward(self, x, x_ref, z):
+        return self.fc2(torch.relu(self.fc1(torch.cat([x, x_ref, z], 1))))
+
+
+torch.manual_seed(777)
+net = Net()
+opt = torch.optim.Adam(net.parameters(), lr=0.01)
+labels = [0, 0, 0, 1]
+train = data.DataLoader(Images(4, labels), batch_size=2, sampler=balanced(labels), drop_last=True)
+ref = data.DataLoader(Images(6, [0, 1, 1, 0, 1, 0]), batch_size=2, shuffle=True, drop_last=True)
+val = data.DataLoader(Images(4, [1, 0, 1, 0]), batch_size=2, shuffle=True)
+fetcher, fetcher_val = Fetcher(train, ref), Fetcher(val)
+x_val, _ = next(fetcher_val)
+for step in range(3):
+    x, y, x_ref, y_ref, z = next(fetcher)
+    loss = nn.functional.cross_entropy(net(x, x_ref, z), y) + 0.1 * nn.functional.cross_entropy(
+        net(x_ref, x, z), y_ref)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+'''
+
+
+def test_loaders_drawing_python_and_numpy_streams_match(tmp_path, capsys):
+    (tmp_path / "orig").mkdir()
+    (tmp_path / "orig" / "train.py").write_text(SCRIPT)
+    report = convert_path(tmp_path / "orig", tmp_path / "conv")
+    assert not report.errors and not report.unsupported, (report.errors, report.unsupported)
+    rc = run_cmd.main([str(tmp_path / "orig" / "train.py"), str(tmp_path / "conv" / "train.py"), "--steps", "3",
+                       "--spread-runs", "1", "--out", str(tmp_path / "out")])
+    text = capsys.readouterr().out
+    assert rc == 0 and "verdict: MATCH" in text, text
+    torch, port = Trace.load(tmp_path / "out" / "torch"), Trace.load(tmp_path / "out" / "port")
+    assert len(port.meta["losses"]) == 3 == len(torch.meta["losses"])
+    assert not port.meta["notes"], port.meta["notes"]  # as many iterators and draws as torch's
