@@ -53,27 +53,18 @@ class Fetcher:
     def __init__(self, loader, loader_ref=None):
         self.loader, self.loader_ref = loader, loader_ref
 
-    def _fetch(self):
+    def _fetch(self, name, loader):
         try:
-            x, y = next(self.iter)
-        except (AttributeError, StopIteration):
-            self.iter = iter(self.loader)
-            x, y = next(self.iter)
-        return x, y
-
-    def _fetch_ref(self):
-        try:
-            x, y = next(self.iter_ref)
-        except (AttributeError, StopIteration):
-            self.iter_ref = iter(self.loader_ref)
-            x, y = next(self.iter_ref)
-        return x, y
+            return next(getattr(self, name))
+        except (AttributeError, StopIteration):  # the first batch, or the loader ran out
+            setattr(self, name, iter(loader))
+            return next(getattr(self, name))
 
     def __next__(self):
-        x, y = self._fetch()
+        x, y = self._fetch("iter", self.loader)
         if self.loader_ref is None:
             return x, y
-        x_ref, y_ref = self._fetch_ref()
+        x_ref, y_ref = self._fetch("iter_ref", self.loader_ref)
         return x, y, x_ref, y_ref, torch.randn(x.size(0), 4)
 
 
