@@ -6,15 +6,23 @@ three DataLoaders, a shuffled validation loader iterated first, a training loade
 ``WeightedRandomSampler`` balancing the classes and a shuffled reference loader; a fetcher that
 makes each iterator at its first ``next`` and makes it again on ``StopIteration`` (the training
 loader runs out at the third step); a dataset that flips an image when ``random.random() < 0.5``
-and adds ``np.random`` noise; and latent codes drawn with ``torch.randn`` per batch.
+and adds ``np.random`` noise; latent codes drawn with ``torch.randn`` per batch; and a gradient
+penalty on the real batch (``torch.autograd.grad(out.sum(), x, create_graph=True)``, StarGAN v2's
+R1).
 
 Both sides of the tracer start the script with Python's and numpy's streams seeded alike. The
 port's ``torch.manual_seed`` (``shims.manual_seed``: ``jt.set_global_seed``) used to reseed
 those two streams, where torch's leaves them, so every flip and noise differed from torch's and
 the first loss with them (measured 2026-11-28 on StarGAN v2: its random crop, the
 discriminator's first conv on the real batch off by rel 1.5). The replayed torch stream at each
-iterator (the base seed, ``RandomSampler``'s seed, ``multinomial``) was already torch's.
+iterator (the base seed, ``RandomSampler``'s seed, ``multinomial``) was already torch's. And the
+torch side recorded as the gradient of ``out`` also the ones that the penalty's
+``autograd.grad`` sends it (a tensor hook fires there too), which no loss's ``backward`` sends
+and the port's ``jt.grad`` never reports: StarGAN v2's discriminator output "differed" by
+exactly 1.0 (rel 1.36); now only gradients inside ``backward()`` are recorded.
 """
+import numpy as np
+
 from porter import convert_path
 from porter.prove import run_cmd
 from porter.prove.run_compare import Trace
@@ -89,8 +97,10 @@ fetcher, fetcher_val = Fetcher(train, ref), Fetcher(val)
 x_val, _ = next(fetcher_val)
 for step in range(3):
     x, y, x_ref, y_ref, z = next(fetcher)
-    loss = nn.functional.cross_entropy(net(x, x_ref, z), y) + 0.1 * nn.functional.cross_entropy(
-        net(x_ref, x, z), y_ref)
+    x.requires_grad_()
+    out = net(x, x_ref, z)
+    r1 = torch.autograd.grad(outputs=out.sum(), inputs=x, create_graph=True)[0].pow(2).sum(1).mean()
+    loss = nn.functional.cross_entropy(out, y) + 0.1 * nn.functional.cross_entropy(net(x_ref, x, z), y_ref) + r1
     opt.zero_grad()
     loss.backward()
     opt.step()
@@ -109,3 +119,10 @@ def test_loaders_drawing_python_and_numpy_streams_match(tmp_path, capsys):
     torch, port = Trace.load(tmp_path / "out" / "torch"), Trace.load(tmp_path / "out" / "port")
     assert len(port.meta["losses"]) == 3 == len(torch.meta["losses"])
     assert not port.meta["notes"], port.meta["notes"]  # as many iterators and draws as torch's
+    # the output gradients that the backward search walks (searched only when a parameter differs,
+    # so the verdict alone would not see a wrong one): the penalty's autograd.grad is not among them
+    grads = torch.group("actgrad")
+    assert "0:fc2@0" in grads
+    for name, want in grads.items():
+        got = port.group("actgrad")[name]
+        assert np.abs(got - want).max() <= 1e-6 * (1 + np.abs(want).max()), name

@@ -139,8 +139,13 @@ class JittorBackend(Backend):
         if loss.numel() != 1:
             self.tracer.note("a first-step backward of a non-scalar loss: its output gradients are not recorded")
             return
-        grads, reached = shims_autograd.grads_reached(loss.sum(), [t for t, _ in self.outputs], True)
-        for (_, record), g, r in zip(self.outputs, grads, reached):
+        # one target per Var: a module returning its last child's output (``return self.fc2(h)``)
+        # records the same Var twice, and Jittor reports a repeated target as unreached
+        targets = list({id(t): t for t, _ in self.outputs}.values())
+        grads, reached = shims_autograd.grads_reached(loss.sum(), targets, True)
+        got = {id(t): (g, r) for t, g, r in zip(targets, grads, reached)}
+        for t, record in self.outputs:
+            g, r = got[id(t)]
             if r:
                 record(g)
 
