@@ -107,16 +107,22 @@ for step in range(3):
 '''
 
 
-def test_loaders_drawing_python_and_numpy_streams_match(tmp_path, capsys):
+def _matched(script: str, steps: int, tmp_path, capsys):
+    """``script`` converted and run through ``jtport parity --run`` for ``steps`` steps; it must
+    match. The torch and port traces."""
     (tmp_path / "orig").mkdir()
-    (tmp_path / "orig" / "train.py").write_text(SCRIPT)
+    (tmp_path / "orig" / "train.py").write_text(script)
     report = convert_path(tmp_path / "orig", tmp_path / "conv")
     assert not report.errors and not report.unsupported, (report.errors, report.unsupported)
-    rc = run_cmd.main([str(tmp_path / "orig" / "train.py"), str(tmp_path / "conv" / "train.py"), "--steps", "3",
-                       "--spread-runs", "1", "--out", str(tmp_path / "out")])
+    rc = run_cmd.main([str(tmp_path / "orig" / "train.py"), str(tmp_path / "conv" / "train.py"), "--steps",
+                       str(steps), "--spread-runs", "1", "--out", str(tmp_path / "out")])
     text = capsys.readouterr().out
     assert rc == 0 and "verdict: MATCH" in text, text
-    torch, port = Trace.load(tmp_path / "out" / "torch"), Trace.load(tmp_path / "out" / "port")
+    return Trace.load(tmp_path / "out" / "torch"), Trace.load(tmp_path / "out" / "port")
+
+
+def test_loaders_drawing_python_and_numpy_streams_match(tmp_path, capsys):
+    torch, port = _matched(SCRIPT, 3, tmp_path, capsys)
     assert len(port.meta["losses"]) == 3 == len(torch.meta["losses"])
     assert not port.meta["notes"], port.meta["notes"]  # as many iterators and draws as torch's
     # the output gradients that the backward search walks (searched only when a parameter differs,
@@ -158,15 +164,7 @@ def test_normal_draws_are_torch_values_exactly(tmp_path, capsys):
     vectorised Box-Muller agrees only to float32 rounding (StarGAN v2's 2x16 latent codes: rel
     4e-7, which its LeakyReLU kinks and Adam's first step turned into a discriminator loss 5e-5
     apart); the tracer hands the port torch's values, so ``z * 1`` is torch's to the bit."""
-    (tmp_path / "orig").mkdir()
-    (tmp_path / "orig" / "train.py").write_text(NOISE)
-    report = convert_path(tmp_path / "orig", tmp_path / "conv")
-    assert not report.errors and not report.unsupported, (report.errors, report.unsupported)
-    rc = run_cmd.main([str(tmp_path / "orig" / "train.py"), str(tmp_path / "conv" / "train.py"), "--steps", "2",
-                       "--spread-runs", "1", "--out", str(tmp_path / "out")])
-    text = capsys.readouterr().out
-    assert rc == 0 and "verdict: MATCH" in text, text
-    torch, port = Trace.load(tmp_path / "out" / "torch"), Trace.load(tmp_path / "out" / "port")
+    torch, port = _matched(NOISE, 2, tmp_path, capsys)
     outputs = torch.group("act")
     assert len(outputs) == 2
     for name, want in outputs.items():

@@ -13,8 +13,8 @@ hooks installed first (nothing in the user's files changes):
   with ``torch.randn``, noise drawn in forward and dropout masks are torch's numbers even where
   building a model consumed the two streams differently.  A normal draw (``randn``,
   ``randn_like``, ``normal_``) of 16 values or more is replayed only to float32 rounding (torch's
-  vectorised Box-Muller), so its values themselves are kept too (``DIR/draw_values.npz``, up to
-  :data:`EXACT_LIMIT` elements a draw) and the port takes them;
+  vectorised Box-Muller), so the values of every float32 normal draw are kept too
+  (``DIR/draw_values.npz``, up to :data:`EXACT_LIMIT` elements a draw) and the port takes them;
 * ``torch.nn.functional``'s dropouts (``dropout``, ``dropout1d/2d/3d``, ``alpha_dropout``,
   ``feature_alpha_dropout``, and so the ``nn.Dropout*`` modules): the mask becomes
   ``torch.rand(shape) >= p`` (``shape[:2]`` for a feature dropout), a draw of torch's CPU stream
