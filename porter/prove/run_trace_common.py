@@ -151,6 +151,7 @@ class Tracer:
         self.snapshots: List[int] = []
         self.pending: List[Tuple[int, Any, str]] = []  # captures made while their owner was being built
         self.loaders = 0
+        self.in_backward = 0  # > 0 inside the script's backward(): output gradients are recorded only then
         self.status = "running"
         self.error = ""
 
@@ -275,8 +276,11 @@ class Tracer:
         return np.ascontiguousarray(a.reshape(-1)[::stride])
 
     def _grad_recorder(self, name: str) -> Callable[[Any], None]:
+        """Add each gradient ``name`` receives in a ``backward()`` of the first step; one that a
+        ``torch.autograd.grad`` of the script computes (a gradient penalty: StarGAN v2's R1, a
+        WGAN-GP term) is not a gradient of a loss, and the port's ``jt.grad`` never reports it."""
         def record(g):
-            if self.step == 0 and g is not None:
+            if self.step == 0 and self.in_backward and g is not None:
                 g = self._kept(self.b.to_numpy(g), name).astype(np.float64)
                 self.actgrads[name] = self.actgrads[name] + g if name in self.actgrads else g
         return record
@@ -376,9 +380,13 @@ def traced_backward(tracer: Tracer, backward: Callable, tensor_type: type) -> Ca
     """An ``autograd.backward(tensors, ...)`` reporting the loss (one tensor) to ``tracer`` first."""
     def autograd_backward(tensors, *args, **kwargs):
         loss = tensors[0] if isinstance(tensors, (list, tuple)) and len(tensors) == 1 else tensors
-        if isinstance(loss, tensor_type):
-            tracer.on_backward(loss)
-        return backward(tensors, *args, **kwargs)
+        tracer.in_backward += 1
+        try:
+            if isinstance(loss, tensor_type):
+                tracer.on_backward(loss)
+            return backward(tensors, *args, **kwargs)
+        finally:
+            tracer.in_backward -= 1
     return autograd_backward
 
 

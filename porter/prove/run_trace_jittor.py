@@ -14,9 +14,16 @@ runs the converted script unmodified under :class:`~.run_trace_common.Tracer` wi
   ``jt.randperm`` (what ``torch.randint``/``torch.randperm`` convert to) draw from torch's replayed CPU
   stream (``shims.random_torch``), the ``k``-th draw starting from the state torch's stream had
   before its ``k``-th (``TORCH_DIR/draws.npy``), so data drawn with ``torch.randn``, noise drawn
-  inside forward and dropout masks (``shims``' dropout draws ``jt.rand``) are torch's numbers;
+  inside forward and dropout masks (``shims``' dropout draws ``jt.rand``) are torch's numbers; a
+  normal draw whose values torch kept (``TORCH_DIR/draw_values.npz``: 16 values or more, which
+  the replay matches only to float32 rounding) takes those values;
 * ``jt.init.uniform_``/``gauss_`` and ``Var.uniform_``/``gauss_``/``normal_`` (what torch's in-place
-  draws and ``nn.init.uniform_``/``normal_`` convert to) likewise, on a float32 Var.
+  draws and ``nn.init.uniform_``/``normal_`` convert to) likewise, on a float32 Var;
+* ``jt.set_global_seed`` (what converted ``torch.manual_seed`` and ``torch.cuda.manual_seed``
+  reach through ``shims.manual_seed``) seeds Jittor and the replayed stream only: Python's
+  ``random`` and numpy's streams stay where they were, as torch's seeds leave them (the tracer
+  seeds both alike on each side before the script starts), so a dataset's ``random.random()``
+  draws are torch's (StarGAN v2's random crop: a different first batch before).
 
 The gradient each first-step module output receives is not taken from hooks: a hook node on a
 computed Var (``Var.register_hook``) fires once per consumer under ``shims`` (measured: ``fc1``
@@ -33,9 +40,10 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
 import numpy as np
 
@@ -89,6 +97,8 @@ class JittorBackend(Backend):
         draws, loaders = reference / "draws.npy", reference / "loaders.npy"
         self.draws = np.load(draws) if draws.exists() else np.zeros((0, 0), np.uint8)
         self.loaders = np.load(loaders) if loaders.exists() else np.zeros((0, 0), np.uint8)
+        values = reference / "draw_values.npz"
+        self.values = dict(np.load(values)) if values.exists() else {}
         self.drawn = 0
         self.tracer: Any = None
         self.outputs: list = []  # (Var, record) of the first step's module outputs
@@ -101,6 +111,12 @@ class JittorBackend(Backend):
             self.tracer.note(f"the port made more random draws (jt.randn/jt.rand) than torch's {len(self.draws)}: "
                              "the extra ones continue torch's stream unshared")
         self.drawn += 1
+
+    def torch_values(self, shape: tuple) -> Optional[np.ndarray]:
+        """The values of torch's draw of the number just started (:meth:`before_draw`) when torch
+        kept them and they have ``shape``, else None (the draw is replayed)."""
+        kept = self.values.get(str(self.drawn - 1))
+        return kept if kept is not None and kept.shape == tuple(shape) else None
 
     def loader(self, index: int, tracer: Tracer) -> None:
         """Move the replayed stream to torch's as its ``index``-th DataLoader iterator was made."""
@@ -133,8 +149,13 @@ class JittorBackend(Backend):
         if loss.numel() != 1:
             self.tracer.note("a first-step backward of a non-scalar loss: its output gradients are not recorded")
             return
-        grads, reached = shims_autograd.grads_reached(loss.sum(), [t for t, _ in self.outputs], True)
-        for (_, record), g, r in zip(self.outputs, grads, reached):
+        # one target per Var: a module returning its last child's output (``return self.fc2(h)``)
+        # records the same Var twice, and Jittor reports a repeated target as unreached
+        targets = list({id(t): t for t, _ in self.outputs}.values())
+        grads, reached = shims_autograd.grads_reached(loss.sum(), targets, True)
+        got = {id(t): (g, r) for t, g, r in zip(targets, grads, reached)}
+        for t, record in self.outputs:
+            g, r = got[id(t)]
             if r:
                 record(g)
 
@@ -167,11 +188,15 @@ def _replayed(backend: JittorBackend, own, values):
     return draw
 
 
-def _floats(kind: str):
+def _floats(backend: JittorBackend, kind: str):
     def values(*size, dtype="float32", **_):
         if len(size) == 1 and not isinstance(size[0], (int, np.integer)):
             size = tuple(size[0])
-        drawn = random_torch.normal(size) if kind == "normal" else random_torch.rand(size)
+        if kind == "normal":
+            kept = backend.torch_values(size)
+            drawn = random_torch.normal(size) if kept is None else kept
+        else:
+            drawn = random_torch.rand(size)
         return jt.array(drawn.reshape(size)).cast(dtype)
     return values
 
@@ -217,8 +242,26 @@ def _inplace(backend: JittorBackend, own, kind: str):
         if not replays(var):
             return own(var, mean, std)
         backend.before_draw()
+        kept = backend.torch_values(tuple(var.shape))  # torch's normal_(mean, std) itself
+        if kept is not None:
+            return var.assign(jt.array(kept))
         return var.assign(jt.array(random_torch.normal(tuple(var.shape))) * std + mean)
     return uniform_ if kind == "uniform" else gauss_
+
+
+def _torch_seed(own):
+    """``jt.set_global_seed`` (``own``) leaving Python's ``random`` and numpy's global streams as
+    they were: ``torch.manual_seed``/``torch.cuda.manual_seed`` seed torch's generators only, and
+    ``shims.manual_seed`` reseeds those two only because importing Jittor reseeded them from the
+    clock, which the tracer already undid by seeding both alike on each side."""
+    def set_global_seed(*args, **kwargs):
+        python, numpy = random.getstate(), np.random.get_state()
+        try:
+            return own(*args, **kwargs)
+        finally:
+            random.setstate(python)
+            np.random.set_state(numpy)
+    return set_global_seed
 
 
 def _count_steps(cls: type, tracer: Tracer) -> None:
@@ -262,7 +305,8 @@ def install(tracer: Tracer) -> None:
         cls.__call__ = traced_call(tracer, cls.__call__)
     shims_autograd.backward = traced_backward(tracer, shims_autograd.backward, jt.Var)
     shims.data.DataLoader.__iter__ = traced_loader_iter(tracer, shims.data.DataLoader.__iter__)
-    randn, rand = _replayed(tracer.b, jt.randn, _floats("normal")), _replayed(tracer.b, jt.rand, _floats("uniform"))
+    randn = _replayed(tracer.b, jt.randn, _floats(tracer.b, "normal"))
+    rand = _replayed(tracer.b, jt.rand, _floats(tracer.b, "uniform"))
     for owner in (jt, shims):
         for name, fn in (("randn", randn), ("rand", rand), ("randn_like", _like(randn)), ("rand_like", _like(rand))):
             if hasattr(owner, name) or owner is jt:
@@ -274,6 +318,7 @@ def install(tracer: Tracer) -> None:
             setattr(owner, name, _inplace(tracer.b, getattr(owner, name), kind))
     shims.randint = _replayed(tracer.b, shims.randint, _randint)
     jt.randperm = _replayed(tracer.b, jt.randperm, _randperm)
+    jt.set_global_seed = _torch_seed(jt.set_global_seed)
 
 
 def main(argv=None) -> int:

@@ -11,7 +11,10 @@ hooks installed first (nothing in the user's files changes):
 * ``torch.randn``/``rand``/``randn_like``/``rand_like``/``randint``/``randperm``: the stream's state before each call is
   kept (``DIR/draws.npy``); the port starts its draw of the same number from it, so data made
   with ``torch.randn``, noise drawn in forward and dropout masks are torch's numbers even where
-  building a model consumed the two streams differently;
+  building a model consumed the two streams differently.  A normal draw (``randn``,
+  ``randn_like``, ``normal_``) of 16 values or more is replayed only to float32 rounding (torch's
+  vectorised Box-Muller), so the values of every float32 normal draw are kept too
+  (``DIR/draw_values.npz``, up to :data:`EXACT_LIMIT` elements a draw) and the port takes them;
 * ``torch.nn.functional``'s dropouts (``dropout``, ``dropout1d/2d/3d``, ``alpha_dropout``,
   ``feature_alpha_dropout``, and so the ``nn.Dropout*`` modules): the mask becomes
   ``torch.rand(shape) >= p`` (``shape[:2]`` for a feature dropout), a draw of torch's CPU stream
@@ -52,6 +55,11 @@ TORCH_LIBS = (f"{os.sep}torch{os.sep}", f"{os.sep}torchvision{os.sep}")
 UNSHARED = (("torch", "bernoulli"), ("torch", "normal"), ("torch", "multinomial"))
 #: in-place draws shared inside forward (the port's ``jt.init.uniform_``/``gauss_`` replay them)
 INPLACE_SHARED = ("uniform_", "normal_")
+#: normal draws whose values the port takes from torch (its replay agrees only to rounding, and a
+#: rounding in StarGAN v2's latent codes moved the discriminator's loss after Adam's first step by 5e-5)
+NORMAL = ("randn", "randn_like", "normal_")
+#: the most elements of one normal draw whose values are kept (a larger one is replayed)
+EXACT_LIMIT = 1 << 20
 _INIT_FILE = os.path.join("torch", "nn", "init.py")
 #: the frames of ``nn.init.uniform_``/``normal_`` (``deprecated_init``: the alias ``nn.init.normal``)
 _INIT_DRAWS = ("uniform_", "normal_", "_no_grad_uniform_", "_no_grad_normal_", "deprecated_init")
@@ -73,16 +81,26 @@ class TorchBackend(Backend):
         self.out, self.perturb = out, perturb
         self.init: Dict[str, np.ndarray] = {}
         self.draws: List[np.ndarray] = []
+        self.values: Dict[str, np.ndarray] = {}  # draw number -> a normal draw's values
         self.loaders: List[np.ndarray] = []
 
     def finish(self, tracer: Tracer) -> None:
         if self.draws:
             np.save(self.out / "draws.npy", np.stack(self.draws))
+        if self.values:
+            np.savez(self.out / "draw_values.npz", **self.values)
         if self.loaders:
             np.save(self.out / "loaders.npy", np.stack(self.loaders))
 
     def loader(self, index: int, tracer: Tracer) -> None:
         self.loaders.append(torch.get_rng_state().numpy().copy())
+
+    def keep_values(self, name: str, t: Any) -> None:
+        """After the last counted draw: keep its values when it is a normal draw the port's replay
+        only approximates (:data:`NORMAL`, up to :data:`EXACT_LIMIT` elements, float32)."""
+        if (name in NORMAL and isinstance(t, torch.Tensor) and t.dtype == torch.float32
+                and t.numel() <= EXACT_LIMIT):
+            self.values[str(len(self.draws) - 1)] = t.detach().cpu().numpy().copy()
 
     def is_tensor(self, x: Any) -> bool:
         return isinstance(x, torch.Tensor)
@@ -129,15 +147,20 @@ def _dropout(original, feature: bool, alpha: bool, unbatched, default: bool):
     return dropout
 
 
-def _shared(backend: TorchBackend, fn):
-    """``fn`` (a draw from torch's global stream) recording the stream's state before each call:
-    the port starts its ``k``-th draw from torch's state before the ``k``-th."""
+def _shared(backend: TorchBackend, name: str, fn):
+    """``fn`` (torch's draw ``name`` from its global stream) recording the stream's state before
+    each call: the port starts its ``k``-th draw from torch's state before the ``k``-th (and takes
+    a normal draw's values, :meth:`TorchBackend.keep_values`)."""
     def draw(*args, **kwargs):
         caller = sys._getframe(1).f_code.co_filename
-        if (kwargs.get("generator") is None and not any(lib in caller for lib in TORCH_LIBS)
-                and not constructing(torch.nn.Module)):
+        counted = (kwargs.get("generator") is None and not any(lib in caller for lib in TORCH_LIBS)
+                   and not constructing(torch.nn.Module))
+        if counted:
             backend.draws.append(torch.get_rng_state().numpy().copy())
-        return fn(*args, **kwargs)
+        out = fn(*args, **kwargs)
+        if counted:
+            backend.keep_values(name, out)
+        return out
     return draw
 
 
@@ -165,7 +188,10 @@ def _inplace_shared(tracer: Tracer, name: str, fn):
             if not any(lib in user.f_code.co_filename for lib in TORCH_LIBS):
                 if self.dtype == torch.float32 and kwargs.get("generator") is None:
                     tracer.b.draws.append(torch.get_rng_state().numpy().copy())
-                elif tracer.depth:
+                    out = fn(self, *args, **kwargs)
+                    tracer.b.keep_values(name, out)
+                    return out
+                if tracer.depth:
                     tracer.note(f"Tensor.{name} inside forward on a {self.dtype} tensor or with a generator: its "
                                 "draws are not shared (and torch's stream is out of step after it)")
         return fn(self, *args, **kwargs)
@@ -204,7 +230,7 @@ def install(tracer: Tracer) -> None:
     loader = torch.utils.data.DataLoader
     loader.__iter__ = traced_loader_iter(tracer, loader.__iter__)
     for name in SHARED:
-        setattr(torch, name, _shared(tracer.b, getattr(torch, name)))
+        setattr(torch, name, _shared(tracer.b, name, getattr(torch, name)))
     F = torch.nn.functional
     for name, how in DROPOUTS.items():
         setattr(F, name, _dropout(getattr(F, name), *how))
