@@ -41,6 +41,7 @@ from torch.optim.optimizer import register_optimizer_step_post_hook
 
 from ..run_trace_common import (SAMPLE, Backend, Tracer, constructing, run_script, traced_backward, traced_call,
                                 traced_loader_iter)
+from .removed_apis import older_torch_apis
 from .torch_dump import cuda_as_cpu, rounding_perturbed
 
 #: draws the port replays (``jt.randn`` ...: :mod:`.run_trace_jittor`), each from torch's state
@@ -237,7 +238,8 @@ def main(argv=None) -> int:
         torch.set_rng_state(torch.from_numpy(np.load(a.start_state)))
     np.save(out / "start_state.npy", torch.get_rng_state().numpy())
     args = a.args[1:] if a.args[:1] == ["--"] else a.args
-    with cuda_as_cpu():  # a script that calls .cuda() unconditionally runs on a machine without CUDA
+    # a script that calls .cuda() or names a CUDA device runs on a machine without CUDA
+    with cuda_as_cpu(), older_torch_apis():
         return run_script(tracer, a.script, args)
 
 

@@ -41,6 +41,7 @@ import torch
 
 from porter.prove import common
 from porter.prove.common import ROOT_NAME, make_inputs, seeded_array  # noqa: F401 (re-exported for scripts)
+from porter.prove.torch_side.cuda_devices import cuda_devices_as_cpu
 
 Arrays = Dict[str, np.ndarray]
 
@@ -497,7 +498,8 @@ def cuda_as_cpu():
     for owner, name, fn in patches:
         setattr(owner, name, fn)
     try:
-        yield
+        with cuda_devices_as_cpu():
+            yield
     finally:
         for owner, name, fn in saved:
             setattr(owner, name, fn)
