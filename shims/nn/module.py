@@ -86,6 +86,26 @@ class _Inside:
             del self.counts[self.key]
 
 
+def _frozen_call(module, args, kw) -> bool:
+    """Whether torch records no graph for this outermost call although gradients are on: no
+    parameter of ``module`` and no tensor argument requires one (a frozen copy sampling,
+    StyleGAN2-ADA's ``G_ema``). Jittor keeps an executed Var's graph while its inputs are not
+    stop-grad, which a fresh ``jt.randn`` is not; run without gradients, the graph goes as it
+    does in torch (512 grid batches through ``G_ema`` had grown to 21 GB)."""
+    if jt.flags.no_grad or _counts("active"):
+        return False
+    for value in itertools.chain(args, kw.values()):
+        for v in value if isinstance(value, (list, tuple)) else (value,):
+            if isinstance(v, jt.Var) and v.requires_grad:
+                return False
+    if any(p.requires_grad for p in module.parameters()):
+        return False
+    # a tensor attribute assigned from another network keeps its graph (set_tensor_attr): Jittor
+    # code may differentiate through it to a Var that torch would not call a leaf
+    return not any(isinstance(v, jt.Var) and not v.is_stop_grad()
+                   for m in module.modules() for v in m.__dict__.get("_shim_tensor_attrs", {}).values())
+
+
 def _building_init(init):
     """``init`` (a module class's ``__init__``) marking its instance as under construction."""
     if getattr(init, "_shim_builds", False):
@@ -230,8 +250,12 @@ class Module(jt.Module):
                     res = hook(self, args)
                     if res is not None:
                         args = res if isinstance(res, tuple) else (res,)
-        with _Inside("active", self):
-            out = self.execute(*args, **kw)
+        if _frozen_call(self, args, kw):
+            with _Inside("active", self), jt.no_grad():
+                out = self.execute(*args, **kw)
+        else:
+            with _Inside("active", self):
+                out = self.execute(*args, **kw)
         if post:
             for hook, with_kwargs in list(post.values()):
                 res = hook(self, args, kw, out) if with_kwargs else hook(self, args, out)
