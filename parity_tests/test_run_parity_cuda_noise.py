@@ -16,9 +16,7 @@ torch's as the DataLoader iterator is made (else the shuffle would follow a stre
 initialisation draws moved on).  So the comparison holds to float32 rounding; without any one
 of these the run fails or the first loss differs.
 """
-from porter import convert_path
-from porter.prove import run_cmd
-from porter.prove.run_compare import Trace
+from parity_tests.run_script_case import run_matches
 
 SCRIPT = '''import torch
 import torch.nn as nn
@@ -92,14 +90,5 @@ for step in range(5):
 
 
 def test_gpu_script_with_inplace_noise_matches(tmp_path, capsys):
-    (tmp_path / "orig").mkdir()
-    (tmp_path / "orig" / "train.py").write_text(SCRIPT)
-    report = convert_path(tmp_path / "orig", tmp_path / "conv")
-    assert not report.errors, report.errors
-    rc = run_cmd.main([str(tmp_path / "orig" / "train.py"), str(tmp_path / "conv" / "train.py"), "--steps", "3",
-                       "--spread-runs", "1", "--out", str(tmp_path / "out")])
-    text = capsys.readouterr().out
-    assert rc == 0 and "verdict: MATCH" in text, text
-    torch = Trace.load(tmp_path / "out" / "torch")
-    assert len(Trace.load(tmp_path / "out" / "port").meta["losses"]) == 3 == len(torch.meta["losses"])
+    torch = run_matches(tmp_path, capsys, SCRIPT)
     assert not any("not shared" in n for n in torch.meta["notes"]), torch.meta["notes"]

@@ -15,9 +15,7 @@ On a machine without CUDA the torch side runs it on the CPU (``cuda_devices.cuda
 ``removed_apis.older_torch_apis``); the port runs it unchanged. Without any one of these a side
 fails.
 """
-from porter import convert_path
-from porter.prove import run_cmd
-from porter.prove.run_compare import Trace
+from parity_tests.run_script_case import run_matches
 
 SCRIPT = '''import importlib
 
@@ -74,13 +72,4 @@ if __name__ == "__main__":
 
 
 def test_script_naming_its_cuda_device_matches(tmp_path, capsys):
-    (tmp_path / "orig").mkdir()
-    (tmp_path / "orig" / "train.py").write_text(SCRIPT)
-    report = convert_path(tmp_path / "orig", tmp_path / "conv")
-    assert not report.errors, report.errors
-    rc = run_cmd.main([str(tmp_path / "orig" / "train.py"), str(tmp_path / "conv" / "train.py"), "--steps", "3",
-                       "--spread-runs", "1", "--out", str(tmp_path / "out")])
-    text = capsys.readouterr().out
-    assert rc == 0 and "verdict: MATCH" in text, text
-    torch = Trace.load(tmp_path / "out" / "torch")
-    assert len(Trace.load(tmp_path / "out" / "port").meta["losses"]) == 3 == len(torch.meta["losses"])
+    run_matches(tmp_path, capsys, SCRIPT)

@@ -5,17 +5,17 @@ A script written for one GPU often names its device instead of calling ``.cuda()
 device=device)``, ``torch.from_numpy(a).pin_memory().to(device)``, and times its phases with
 ``torch.cuda.Event``. :func:`cuda_devices_as_cpu` runs such a script's torch reference on the
 CPU, as its Jittor port runs (Jittor places every Var by one global flag): a CUDA device passed
-to a torch function becomes the CPU, pinning memory returns the tensor, and the CUDA events and
-peak-memory statistics are stand-ins.
+to a torch factory function or to ``Tensor.to`` becomes the CPU, pinning memory returns the
+tensor, and the CUDA events and peak-memory statistics are stand-ins.
 """
 from __future__ import annotations
 
 import contextlib
+import functools
 import time
 from typing import Any, Iterator
 
 import torch
-from torch.overrides import TorchFunctionMode
 
 _CPU = torch.device("cpu")
 
@@ -27,16 +27,31 @@ def _is_cuda(value: Any) -> bool:
     return isinstance(value, str) and value.split(":")[0] == "cuda"
 
 
-class _CudaAsCpu(TorchFunctionMode):
-    """Every ``device=`` naming CUDA, and a CUDA device given to ``Tensor.to``, becomes the CPU."""
+#: torch's functions that take ``device=``: a CUDA device there becomes the CPU
+FACTORIES = ("empty", "zeros", "ones", "full", "rand", "randn", "randint", "randperm", "arange", "linspace",
+             "logspace", "eye", "tensor", "as_tensor", "empty_like", "zeros_like", "ones_like", "full_like",
+             "rand_like", "randn_like", "randint_like", "empty_strided", "scalar_tensor")
 
-    def __torch_function__(self, func, types, args=(), kwargs=None):
-        kwargs = dict(kwargs or {})
+
+def _on_cpu(fn):
+    """``fn`` with a CUDA ``device=`` read as the CPU."""
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
         if _is_cuda(kwargs.get("device")):
             kwargs["device"] = _CPU
-        if func is torch.Tensor.to:
-            args = tuple(_CPU if _is_cuda(a) else a for a in args)
-        return func(*args, **kwargs)
+        return fn(*args, **kwargs)
+    return call
+
+
+def _to_cpu(fn):
+    """``Tensor.to`` with a CUDA device (positional or ``device=``) read as the CPU; ``Module.to``
+    moves its tensors with it."""
+    @functools.wraps(fn)
+    def to(self, *args, **kwargs):
+        if _is_cuda(kwargs.get("device")):
+            kwargs["device"] = _CPU
+        return fn(self, *(_CPU if _is_cuda(a) else a for a in args), **kwargs)
+    return to
 
 
 class CpuEvent:
@@ -62,6 +77,19 @@ class CpuEvent:
 
 
 @contextlib.contextmanager
+def patched(patches) -> Iterator[None]:
+    """Within the block each ``(owner, name, value)`` of ``patches`` is set; restored after."""
+    saved = [(owner, name, getattr(owner, name)) for owner, name, _ in patches]
+    for owner, name, value in patches:
+        setattr(owner, name, value)
+    try:
+        yield
+    finally:
+        for owner, name, value in saved:
+            setattr(owner, name, value)
+
+
+@contextlib.contextmanager
 def cuda_devices_as_cpu() -> Iterator[None]:
     """Within the block (only on a machine without CUDA) explicit CUDA devices mean the CPU."""
     if torch.cuda.is_available():
@@ -70,12 +98,7 @@ def cuda_devices_as_cpu() -> Iterator[None]:
     patches = [(torch.Tensor, "pin_memory", lambda self, *a, **k: self), (torch.cuda, "Event", CpuEvent),
                (torch.cuda, "reset_peak_memory_stats", lambda *a, **k: None),
                (torch.cuda, "max_memory_allocated", lambda *a, **k: 0)]
-    saved = [(owner, name, getattr(owner, name)) for owner, name, _ in patches]
-    for owner, name, fn in patches:
-        setattr(owner, name, fn)
-    try:
-        with _CudaAsCpu():
-            yield
-    finally:
-        for owner, name, fn in saved:
-            setattr(owner, name, fn)
+    patches += [(torch, name, _on_cpu(getattr(torch, name))) for name in FACTORIES if hasattr(torch, name)]
+    patches.append((torch.Tensor, "to", _to_cpu(torch.Tensor.to)))
+    with patched(patches):
+        yield

@@ -53,6 +53,9 @@ UNSHARED = (("torch", "bernoulli"), ("torch", "normal"), ("torch", "multinomial"
 #: in-place draws shared inside forward (the port's ``jt.init.uniform_``/``gauss_`` replay them)
 INPLACE_SHARED = ("uniform_", "normal_")
 _INIT_FILE = os.path.join("torch", "nn", "init.py")
+#: the wrappers ``cuda_devices`` puts around torch's factories on a machine without CUDA: the
+#: caller of a draw is the frame before them
+_DISPATCH = os.path.join("torch_side", "cuda_devices.py")
 #: the frames of ``nn.init.uniform_``/``normal_`` (``deprecated_init``: the alias ``nn.init.normal``)
 _INIT_DRAWS = ("uniform_", "normal_", "_no_grad_uniform_", "_no_grad_normal_", "deprecated_init")
 #: torch's dropouts, redrawn with a ``torch.rand`` mask as ``shims``' dropouts draw theirs:
@@ -133,7 +136,7 @@ def _shared(backend: TorchBackend, fn):
     """``fn`` (a draw from torch's global stream) recording the stream's state before each call:
     the port starts its ``k``-th draw from torch's state before the ``k``-th."""
     def draw(*args, **kwargs):
-        caller = sys._getframe(1).f_code.co_filename
+        caller = _user_frame(sys._getframe(1)).f_code.co_filename
         if (kwargs.get("generator") is None and not any(lib in caller for lib in TORCH_LIBS)
                 and not constructing(torch.nn.Module)):
             backend.draws.append(torch.get_rng_state().numpy().copy())
@@ -172,11 +175,12 @@ def _inplace_shared(tracer: Tracer, name: str, fn):
 
 
 def _user_frame(frame):
-    """The caller of ``nn.init.uniform_``/``normal_`` (or of the tensor method itself).  Only those
-    pass through: ``kaiming_normal_`` and the other initialisers stay torch's own code, as the
-    port's ``jt.init.kaiming_normal_`` is Jittor's."""
-    while (frame.f_back is not None and frame.f_code.co_filename.endswith(_INIT_FILE)
-           and frame.f_code.co_name in _INIT_DRAWS):
+    """The caller of ``nn.init.uniform_``/``normal_`` (or of the tensor method itself), past the
+    device wrappers of ``cuda_devices``.  Only those pass through: ``kaiming_normal_`` and the
+    other initialisers stay torch's own code, as the port's ``jt.init.kaiming_normal_`` is Jittor's."""
+    while frame.f_back is not None and (frame.f_code.co_filename.endswith(_INIT_FILE)
+                                        and frame.f_code.co_name in _INIT_DRAWS
+                                        or frame.f_code.co_filename.endswith(_DISPATCH)):
         frame = frame.f_back
     return frame
 

@@ -41,7 +41,7 @@ import torch
 
 from porter.prove import common
 from porter.prove.common import ROOT_NAME, make_inputs, seeded_array  # noqa: F401 (re-exported for scripts)
-from porter.prove.torch_side.cuda_devices import cuda_devices_as_cpu
+from porter.prove.torch_side.cuda_devices import cuda_devices_as_cpu, patched
 
 Arrays = Dict[str, np.ndarray]
 
@@ -494,15 +494,8 @@ def cuda_as_cpu():
                (torch.cuda, "synchronize", lambda *a, **k: None), (torch.cuda, "Stream", _CpuStream),
                (torch.cuda, "current_stream", lambda *a, **k: _CpuStream()),
                (torch.cuda, "stream", lambda *a, **k: contextlib.nullcontext())]
-    saved = [(owner, name, getattr(owner, name)) for owner, name, _ in patches]
-    for owner, name, fn in patches:
-        setattr(owner, name, fn)
-    try:
-        with cuda_devices_as_cpu():
-            yield
-    finally:
-        for owner, name, fn in saved:
-            setattr(owner, name, fn)
+    with patched(patches), cuda_devices_as_cpu():
+        yield
 
 
 class _CpuStream:
