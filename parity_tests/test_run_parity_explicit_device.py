@@ -6,7 +6,9 @@ The script below has what stopped StyleGAN2-ADA's unmodified ``train.py`` on eit
 ``torch.randn(..., device=device)`` and ``.to(device)`` on every batch; labels made with
 ``torch.from_numpy(...).pin_memory().to(device)``; phases timed with ``torch.cuda.Event``
 pairs on ``torch.cuda.current_stream(device)``; a sampler calling ``super().__init__(dataset)``
-(the base ``Sampler.__init__`` today's torch no longer has); ``assert not isinstance(module,
+(the base ``Sampler.__init__`` today's torch no longer has); a first forward on
+``torch.empty`` inputs (``print_module_summary``: uninitialised memory, read as zeros on both
+sides); ``assert not isinstance(module,
 torch.jit.ScriptModule)``; ``torch.multiprocessing.set_start_method('spawn')`` (refused under
 Jittor before: importing it fixes Python's start method); and the optimizer named by a string,
 ``'torch.optim.Adam'``, imported at run time.
@@ -45,6 +47,7 @@ def main():
     torch.manual_seed(0)
     net = nn.Sequential(nn.Linear(6, 8), nn.ReLU(), nn.Linear(8, 1)).train().requires_grad_(False).to(device)
     assert not isinstance(net, torch.jit.ScriptModule)
+    net(torch.empty([2, 6], device=device))  # a summary run on uninitialised inputs, as SG2-ADA's
     opt = construct('torch.optim.Adam', net.parameters(), lr=0.05, betas=[0.0, 0.99], eps=1e-8)
     data = torch.linspace(-1, 1, 60).reshape(10, 6)
     batches = iter(torch.utils.data.DataLoader(data, batch_size=4, sampler=InfiniteSampler(data),
@@ -72,4 +75,5 @@ if __name__ == "__main__":
 
 
 def test_script_naming_its_cuda_device_matches(tmp_path, capsys):
-    run_matches(tmp_path, capsys, SCRIPT)
+    torch = run_matches(tmp_path, capsys, SCRIPT)
+    assert any("torch.empty" in n for n in torch.meta["notes"]), torch.meta["notes"]

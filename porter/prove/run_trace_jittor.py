@@ -274,6 +274,16 @@ def install(tracer: Tracer) -> None:
             setattr(owner, name, _inplace(tracer.b, getattr(owner, name), kind))
     shims.randint = _replayed(tracer.b, shims.randint, _randint)
     jt.randperm = _replayed(tracer.b, jt.randperm, _randperm)
+    jt.empty = _zeroed(tracer, jt.empty)
+
+
+def _zeroed(tracer: Tracer, empty):
+    """``jt.empty`` (what ``torch.empty`` converts to) giving zeros, as the torch side's
+    ``torch.empty`` does under the tracer: uninitialised memory is no value to compare."""
+    def zeroed(*args, **kwargs):
+        tracer.note("jt.empty: its uninitialised contents read as zeros on both sides")
+        return jt.zeros_like(empty(*args, **kwargs))
+    return zeroed
 
 
 def main(argv=None) -> int:

@@ -50,6 +50,8 @@ SHARED = ("randn", "rand", "randn_like", "rand_like", "randint", "randperm")
 #: those inside ``shims`` from ``shims.random_torch`` directly
 TORCH_LIBS = (f"{os.sep}torch{os.sep}", f"{os.sep}torchvision{os.sep}")
 UNSHARED = (("torch", "bernoulli"), ("torch", "normal"), ("torch", "multinomial"))
+#: uninitialised allocations: zeros on both sides (:func:`_zeroed`; the port's ``jt.empty``)
+EMPTY = ("empty", "empty_like", "empty_strided")
 #: in-place draws shared inside forward (the port's ``jt.init.uniform_``/``gauss_`` replay them)
 INPLACE_SHARED = ("uniform_", "normal_")
 _INIT_FILE = os.path.join("torch", "nn", "init.py")
@@ -185,8 +187,24 @@ def _user_frame(frame):
     return frame
 
 
+def _zeroed(tracer: Tracer, name: str, fn):
+    """``torch.empty``-like ``fn`` giving zeros: uninitialised memory holds whatever the allocator
+    left (StyleGAN2-ADA's ``print_module_summary`` runs the generator on ``torch.empty`` inputs,
+    which also move its ``w_avg``), a value no port can share; both sides read it as zeros."""
+    def zeroed(*args, **kwargs):
+        tracer.note(f"{name}: its uninitialised contents read as zeros on both sides")
+        t = fn(*args, **kwargs)
+        with torch.no_grad():
+            t.zero_()
+        return t
+    return zeroed
+
+
 def install(tracer: Tracer) -> None:
     """Wrap torch's entry points so that they report to ``tracer``."""
+    for name in EMPTY:
+        setattr(torch, name, _zeroed(tracer, f"torch.{name}", getattr(torch, name)))
+    torch.Tensor.new_empty = _zeroed(tracer, "Tensor.new_empty", torch.Tensor.new_empty)
     init = torch.optim.Optimizer.__init__
 
     def optimizer_init(self, params, *args, **kwargs):
@@ -213,7 +231,7 @@ def install(tracer: Tracer) -> None:
     for owner, name in UNSHARED:
         mod = sys.modules[owner]
         setattr(mod, name, _noting(tracer, f"{owner}.{name}", getattr(mod, name)))
-    for name in ("bernoulli_", "exponential_", "geometric_", "cauchy_", "log_normal_"):
+    for name in ("bernoulli_", "exponential_", "geometric_", "cauchy_", "log_normal_", "random_"):
         setattr(torch.Tensor, name, _noting(tracer, f"Tensor.{name}", getattr(torch.Tensor, name)))
     for name in INPLACE_SHARED:
         setattr(torch.Tensor, name, _inplace_shared(tracer, name, getattr(torch.Tensor, name)))
