@@ -8,7 +8,8 @@ The script below has what stopped StyleGAN2-ADA's unmodified ``train.py`` on eit
 pairs on ``torch.cuda.current_stream(device)``; a sampler calling ``super().__init__(dataset)``
 (the base ``Sampler.__init__`` today's torch no longer has); a first forward on
 ``torch.empty`` inputs (``print_module_summary``: uninitialised memory, read as zeros on both
-sides); ``assert not isinstance(module,
+sides); a cutoff drawn with ``Tensor.random_(1, n)`` (``StyleGAN2Loss``'s style mixing,
+shared now: the port's ``shims.random_`` replays torch's stream); ``assert not isinstance(module,
 torch.jit.ScriptModule)``; ``torch.multiprocessing.set_start_method('spawn')`` (refused under
 Jittor before: importing it fixes Python's start method); and the optimizer named by a string,
 ``'torch.optim.Adam'``, imported at run time.
@@ -60,7 +61,8 @@ def main():
         w = torch.from_numpy(np.full([x.shape[0], 1], 0.5, dtype=np.float32)).pin_memory().to(device)
         opt.zero_grad(set_to_none=True)
         net.requires_grad_(True)
-        loss = ((net(x + 0.1 * noise) * w) ** 2).mean()
+        cutoff = torch.empty([], dtype=torch.int64, device=device).random_(1, 100)  # SG2-ADA's style mixing
+        loss = ((net(x + 0.1 * noise) * w) ** 2).mean() * cutoff.to(torch.float32) / 50
         loss.backward()
         net.requires_grad_(False)
         opt.step()

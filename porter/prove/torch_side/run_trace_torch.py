@@ -176,6 +176,19 @@ def _inplace_shared(tracer: Tracer, name: str, fn):
     return draw
 
 
+def _random_shared(backend: TorchBackend, fn):
+    """``Tensor.random_(from, to)``/``random_(to)`` on int64 (``torch.randint``'s kernel; StyleGAN2-ADA
+    draws its style-mixing cutoff so) recording the stream's state before each draw, which the
+    port's ``shims.random_`` replays; the unbounded form and other dtypes are not shared."""
+    def random_(self, *args, **kwargs):
+        if ((args or "to" in kwargs) and self.dtype == torch.int64 and kwargs.get("generator") is None
+                and not constructing(torch.nn.Module)
+                and not any(lib in _user_frame(sys._getframe(1)).f_code.co_filename for lib in TORCH_LIBS)):
+            backend.draws.append(torch.get_rng_state().numpy().copy())
+        return fn(self, *args, **kwargs)
+    return random_
+
+
 def _user_frame(frame):
     """The caller of ``nn.init.uniform_``/``normal_`` (or of the tensor method itself), past the
     device wrappers of ``cuda_devices``.  Only those pass through: ``kaiming_normal_`` and the
@@ -231,10 +244,11 @@ def install(tracer: Tracer) -> None:
     for owner, name in UNSHARED:
         mod = sys.modules[owner]
         setattr(mod, name, _noting(tracer, f"{owner}.{name}", getattr(mod, name)))
-    for name in ("bernoulli_", "exponential_", "geometric_", "cauchy_", "log_normal_", "random_"):
+    for name in ("bernoulli_", "exponential_", "geometric_", "cauchy_", "log_normal_"):
         setattr(torch.Tensor, name, _noting(tracer, f"Tensor.{name}", getattr(torch.Tensor, name)))
     for name in INPLACE_SHARED:
         setattr(torch.Tensor, name, _inplace_shared(tracer, name, getattr(torch.Tensor, name)))
+    torch.Tensor.random_ = _random_shared(tracer.b, torch.Tensor.random_)
 
 
 def main(argv=None) -> int:
