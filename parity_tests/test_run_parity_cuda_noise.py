@@ -8,7 +8,7 @@ The script below has what stopped or misled MCCNet's ``train.py`` and HiSD's ``c
 trainer module whose ``__init__`` builds the optimizer and only then re-draws the weights
 (HiSD's ``self.apply(weights_init(...))``), before a shuffling DataLoader.
 
-On a machine without CUDA the torch side runs it on the CPU (``torch_dump.cuda_as_cpu``); the
+On a machine without CUDA the torch side runs it on the CPU (``cuda_as_cpu.cuda_as_cpu``); the
 in-place draws are shared (the port's ``jt.init.uniform_``/``gauss_`` replay torch's stream);
 the capture made inside ``__init__`` is handed over when that ``__init__`` is done (else the port
 would train torch's weights from before ``weights_init``), and the port's stream moves to

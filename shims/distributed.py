@@ -550,10 +550,19 @@ def spawn(fn: Callable, args: Sequence[Any] = (), nprocs: int = 1, join: bool = 
     return None
 
 
+_start_method_set = False
+
+
 def set_start_method(method: str, force: bool = False) -> None:
-    """``torch.multiprocessing.set_start_method``: Python's (it decides how ``shims.data``
-    DataLoader workers start; MPI starts the training processes)."""
-    multiprocessing.set_start_method(method, force=force)
+    """``torch.multiprocessing.set_start_method``: Python's (MPI starts the training processes).
+    As under torch, the script's first call succeeds and a second one without ``force`` raises;
+    Python's own check would refuse the first too, because importing Jittor makes a process
+    object of the default context, which fixes Python's start method before the script asks."""
+    global _start_method_set
+    if _start_method_set and not force:
+        raise RuntimeError("context has already been set")
+    multiprocessing.set_start_method(method, force=True)
+    _start_method_set = True
 
 
 _autograd.use_distributed(sys.modules[__name__])  # backward averages DDP gradients under MPI

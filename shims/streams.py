@@ -10,6 +10,7 @@ already Jittor's.
 from __future__ import annotations
 
 import contextlib
+import time
 
 import jittor as jt
 
@@ -38,6 +39,39 @@ class Stream:
     def synchronize(self) -> None:
         """Wait for every queued operation."""
         jt.sync_all(True)
+
+
+class Event:
+    """``torch.cuda.Event``: a point in Jittor's one queue. ``record`` waits for every operation
+    queued so far and notes the time, so ``elapsed_time`` measures the work between two events
+    (StyleGAN2-ADA times its training phases with a pair per phase)."""
+
+    def __init__(self, enable_timing: bool = False, blocking: bool = False, interprocess: bool = False):
+        self.enable_timing = enable_timing
+        self._at = None
+
+    def record(self, stream=None) -> None:
+        """Wait for the queued work, then note the time."""
+        jt.sync_all(True)
+        self._at = time.perf_counter()
+
+    def wait(self, stream=None) -> None:
+        """Nothing to wait for: one queue is in order."""
+
+    def query(self) -> bool:
+        """Whether the recorded work is done: after ``record`` waited, always."""
+        return True
+
+    def synchronize(self) -> None:
+        """The recorded work is done when ``record`` returns."""
+
+    def elapsed_time(self, end: "Event") -> float:
+        """Milliseconds from this event to ``end`` (torch's: both recorded, with timing)."""
+        if self._at is None or end._at is None:
+            raise RuntimeError("elapsed_time: both events must have been recorded")
+        if not (self.enable_timing and end.enable_timing):
+            raise ValueError("elapsed_time: both events must be created with enable_timing=True")
+        return (end._at - self._at) * 1000.0
 
 
 def stream(s=None):

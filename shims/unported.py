@@ -109,6 +109,14 @@ class Unported:
     def __mro_entries__(self, bases):
         return (_unported_base(self._jtport_name, _caller(2)),)
 
+    def __instancecheck__(self, obj) -> bool:
+        # ``assert not isinstance(module, torch.jit.ScriptModule)``: nothing a port makes is an
+        # instance of a torch class it did not port (a subclass of the placeholder cannot be made)
+        return self.__subclasscheck__(type(obj))
+
+    def __subclasscheck__(self, cls) -> bool:
+        return any(getattr(base, "_jtport_name", None) == self._jtport_name for base in cls.__mro__)
+
     def __repr__(self) -> str:
         return f"<unported torch name {self._jtport_name}>"
 
@@ -126,7 +134,8 @@ def _unported_base(name: str, where: Tuple[str, int, Optional[str]]) -> type:
             f"convert{why}; making an instance needs that base class ported by hand (or a "
             "Jittor/shims class in its place).")
 
-    return type(name.rsplit(".", 1)[-1], (), {"__init__": __init__, "__module__": "shims.unported"})
+    return type(name.rsplit(".", 1)[-1], (), {"__init__": __init__, "__module__": "shims.unported",
+                                               "_jtport_name": name})
 
 
 def unported(name: str, reason: str = "") -> Unported:

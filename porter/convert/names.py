@@ -12,6 +12,8 @@ punctuation) that only tracks import bindings.
 """
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, List, Mapping, Optional, Sequence, Set, Tuple
 
@@ -168,6 +170,9 @@ class TorchNames:
     #: simple statements holding a torch use or an identifier some rule reacts to;
     #: None when every statement must be visited (a rule declared no identifiers)
     hot_statements: Optional[Set[cst.SimpleStatementLine]] = None
+    #: string literals that are exactly a dotted torch name (``'torch.optim.Adam'``, a class a
+    #: config names for a run-time import) -> that name
+    name_strings: Dict[cst.SimpleString, str] = field(default_factory=dict)
 
     @property
     def has_torch(self) -> bool:
@@ -294,6 +299,10 @@ def _foreign_binding(module: str, local: str, qualname: str, is_module: bool) ->
     if root in TRACKED_LIBRARIES:
         return _Tracked(local, qualname, is_module, not is_module)
     return _LIBRARY if root in _VALUE_LIBRARIES else _FOREIGN
+
+
+#: a string that is a dotted torch name and nothing else (``"torch.optim.Adam"``)
+_DOTTED_TORCH = re.compile(r"(?:torch|torchvision)(?:\.[A-Za-z_]\w*)+")
 
 
 class _Resolver(Visitor):
@@ -561,6 +570,14 @@ class _Resolver(Visitor):
             target = target.value
         if isinstance(target, cst.Attribute):
             self.written.add(target)
+
+    def visit_SimpleString(self, node: cst.SimpleString) -> None:
+        if "torch" not in node.value:  # the cheap test first: most strings name nothing
+            return
+        value = node.evaluated_value
+        if isinstance(value, str) and _DOTTED_TORCH.fullmatch(value):
+            self.out.name_strings[node] = value
+            self._heat_statement()
 
     def visit_Name(self, node: cst.Name) -> bool:
         self._reference(node)

@@ -319,6 +319,32 @@ def install(tracer: Tracer) -> None:
     shims.randint = _replayed(tracer.b, shims.randint, _randint)
     jt.randperm = _replayed(tracer.b, jt.randperm, _randperm)
     jt.set_global_seed = _torch_seed(jt.set_global_seed)
+    jt.empty = _zeroed(tracer, jt.empty)
+    shims.random_ = _random_(tracer.b, shims.random_)
+
+
+def _random_(backend: JittorBackend, own):
+    """``shims.random_`` (what ``Tensor.random_`` converts to): a bounded draw on int64 from
+    torch's replayed stream (``torch.randint``'s kernel), as the torch side shares it."""
+    def random_(var, low=0, high=None):
+        caller = sys._getframe(1).f_code.co_filename
+        if (any(lib in caller for lib in PORT_LIBS) or constructing(jt.Module) or str(var.dtype) != "int64"
+                or (high is None and low == 0)):
+            return own(var, low, high)
+        if high is None:
+            low, high = 0, low
+        backend.before_draw()
+        return var.assign(jt.array(random_torch.randint(int(low), int(high), tuple(var.shape))).cast(var.dtype))
+    return random_
+
+
+def _zeroed(tracer: Tracer, empty):
+    """``jt.empty`` (what ``torch.empty`` converts to) giving zeros, as the torch side's
+    ``torch.empty`` does under the tracer: uninitialised memory is no value to compare."""
+    def zeroed(*args, **kwargs):
+        tracer.note("jt.empty: its uninitialised contents read as zeros on both sides")
+        return jt.zeros_like(empty(*args, **kwargs))
+    return zeroed
 
 
 def main(argv=None) -> int:

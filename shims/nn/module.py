@@ -14,6 +14,7 @@ import threading
 from typing import Dict, Iterable, Iterator, List, Optional, Tuple
 
 import jittor as jt
+import numpy as np
 
 from ..autograd import zero_grads
 from ..checkpoint.state_dict import load_state_dict
@@ -84,6 +85,34 @@ class _Inside:
         self.counts[self.key] -= 1
         if not self.counts[self.key]:
             del self.counts[self.key]
+
+
+def _frozen_call(module, args, kw) -> bool:
+    """Whether torch records no graph for this outermost call although gradients are on: no
+    parameter of ``module`` and no tensor argument requires one (a frozen copy sampling,
+    StyleGAN2-ADA's ``G_ema``). Jittor keeps an executed Var's graph while its inputs are not
+    stop-grad, which a fresh ``jt.randn`` is not; run without gradients, the graph goes as it
+    does in torch (512 grid batches through ``G_ema`` had grown to 21 GB)."""
+    if jt.flags.no_grad or _counts("active") or _may_need_grad(args) or _may_need_grad(kw):
+        return False
+    if any(p.requires_grad for p in module.parameters()):
+        return False
+    # a tensor attribute assigned from another network keeps its graph (set_tensor_attr): Jittor
+    # code may differentiate through it to a Var that torch would not call a leaf
+    return not any(isinstance(v, jt.Var) and not v.is_stop_grad()
+                   for m in module.modules() for v in m.__dict__.get("_shim_tensor_attrs", {}).values())
+
+
+def _may_need_grad(value) -> bool:
+    """Whether ``value`` (an argument of a module call) holds a Var that requires a gradient,
+    looking into lists, tuples and dicts; any other object might hide one, so it counts too."""
+    if isinstance(value, jt.Var):
+        return value.requires_grad
+    if isinstance(value, (list, tuple)):
+        return any(_may_need_grad(v) for v in value)
+    if isinstance(value, dict):
+        return any(_may_need_grad(v) for v in value.values())
+    return not (value is None or isinstance(value, (bool, int, float, complex, str, bytes, np.ndarray)))
 
 
 def _building_init(init):
@@ -230,8 +259,12 @@ class Module(jt.Module):
                     res = hook(self, args)
                     if res is not None:
                         args = res if isinstance(res, tuple) else (res,)
-        with _Inside("active", self):
-            out = self.execute(*args, **kw)
+        if _frozen_call(self, args, kw):
+            with _Inside("active", self), jt.no_grad():
+                out = self.execute(*args, **kw)
+        else:
+            with _Inside("active", self):
+                out = self.execute(*args, **kw)
         if post:
             for hook, with_kwargs in list(post.values()):
                 res = hook(self, args, kw, out) if with_kwargs else hook(self, args, out)

@@ -113,3 +113,34 @@ def test_backward_into_grad_store():
     y, _ = ScaleShift.apply(x, w, 0.0)
     y.sum().backward()
     np.testing.assert_allclose(x.grad.numpy(), 3.0 * w.numpy(), rtol=1e-6)
+
+
+def test_no_input_needing_a_gradient_keeps_no_function_alive():
+    """Torch records no node when no input requires a gradient, so what ``forward`` saved goes
+    with the call. StyleGAN2-ADA's image grid (512 generator calls on frozen weights, outputs
+    kept until one ``cat``) grew 56 MB a convolution call while each output kept its function."""
+    import gc
+    import weakref
+
+    made = []
+
+    class Saving(shims.autograd.Function):
+        def execute(self, a):
+            made.append(weakref.ref(self))
+            self.saved_tensors = (a,)
+            return a * 2.0
+
+        def grad(self, dout):
+            return dout * 2.0
+
+    frozen = jt.array(np.ones((4, 4), np.float32)).stop_grad()
+    out = Saving.apply(frozen)
+    gc.collect()
+    assert made[0]() is None and not out.requires_grad
+    np.testing.assert_array_equal(out.numpy(), 2.0 * np.ones((4, 4), np.float32))
+    live = jt.array(np.ones((4, 4), np.float32))
+    live.requires_grad = True
+    kept = Saving.apply(live)
+    gc.collect()
+    assert made[1]() is not None and kept.requires_grad
+    np.testing.assert_array_equal(jt.grad(kept.sum(), live).numpy(), 2.0 * np.ones((4, 4), np.float32))

@@ -236,3 +236,42 @@ def test_tensors_assigned_after_init_are_state_only_as_parameters():
     assert "loss_gen" not in t.state_dict()
     # the graph of the plain attribute is kept
     np.testing.assert_allclose(jt.grad(t.loss_gen, t.scale).numpy(), 2 * t.gen(jt.ones(1, 2)).numpy()[0], rtol=1e-6)
+
+
+def test_frozen_module_called_with_gradients_on_keeps_no_graph():
+    """Torch records no graph for a call where no parameter and no input requires a gradient
+    (StyleGAN2-ADA samples its image grid through a frozen ``G_ema`` copy with gradients on);
+    Jittor kept each executed call's graph, because a fresh ``jt.randn`` is not stop-grad
+    inside Jittor, until the machine ran out of memory. Such a call now runs without gradients;
+    a trainable module, or an input that requires a gradient, still records its graph."""
+    net = nn.Sequential(jnn.Linear(3, 4), jnn.ReLU(), jnn.Linear(4, 2))
+    z = jt.randn(5, 3)
+    expected = net(z).numpy()
+    net.requires_grad_(False)
+    frozen = net(z)
+    assert frozen.is_stop_grad() and not frozen.requires_grad
+    np.testing.assert_array_equal(frozen.numpy(), expected)
+    x = jt.randn(5, 3)
+    x.requires_grad = True
+    assert np.abs(jt.grad(net(x).sum(), x).numpy()).sum() > 0
+    net.requires_grad_(True)
+    assert not net(z).is_stop_grad()
+
+
+def test_frozen_module_given_a_gradient_inside_a_container_records_its_graph():
+    """The input that requires a gradient may sit in a dict or list (a parameterless loss module
+    called with a dict of outputs), or in an object the call cannot see into: either way the call
+    records its graph, as torch does."""
+    class Picks(nn.Module):
+        def execute(self, batch):
+            return batch["img"][0] * 2 if isinstance(batch, dict) else batch.img * 2
+
+    class Holder:
+        def __init__(self, img):
+            self.img = img
+
+    x = jt.randn(3)
+    x.requires_grad = True
+    for arg in ({"img": [x]}, Holder(x)):
+        assert np.abs(jt.grad(Picks()(arg).sum(), x).numpy()).sum() > 0
+    assert Picks()({"img": [jt.randn(3)]}).is_stop_grad()

@@ -88,6 +88,22 @@ def test_placeholder_reads_as_absent_and_compares():
         p.disable(lambda: None)
 
 
+def test_placeholder_class_in_isinstance_and_issubclass():
+    """StyleGAN2-ADA's ``print_module_summary`` asserts ``not isinstance(module,
+    torch.jit.ScriptModule)``: an unported class is a type check that nothing a port makes passes,
+    except a class deriving from that placeholder."""
+    script_module = unported("torch.jit.ScriptModule")
+    assert not isinstance(jt.nn.Linear(2, 2), script_module)
+    assert not isinstance(jt.nn.Linear(2, 2), (script_module, unported("torch.jit.ScriptFunction")))
+    assert not issubclass(jt.nn.Module, script_module)
+
+    class Scripted(script_module):
+        pass
+
+    assert issubclass(Scripted, script_module) and issubclass(Scripted, unported("torch.jit.ScriptModule"))
+    assert not issubclass(Scripted, unported("torch.jit.ScriptFunction"))
+
+
 def test_data_classes_are_subscriptable():
     from shims.data import Dataset, Sampler
 

@@ -121,6 +121,8 @@ CASES = [
     case(A, "torch.Tensor.clone", "out = x.clone()", I),
     case(A, "torch.Tensor.detach", "out = x.detach() * 2", I),
     case(A, "torch.Tensor.contiguous", "out = x.permute(2, 0, 1).contiguous()", I),
+    case(A, "torch.Tensor.contiguous", "out = y.contiguous(memory_format=torch.channels_last)",
+         {"y": "f32[2,3,4,5]"}, variant="memory_format"),
     case(A, "torch.Tensor.type_as", "out = i.type_as(x)", {"i": "i64<0,5>[3]", "x": X}),
     case(A, "torch.Tensor.type_as", "out = x.type_as(d)", {"x": X, "d": "f64[2]"}, variant="float"),
     case(A, "torch.Tensor.float", "out = i.float()", {"i": "i64<0,5>[3]"}),

@@ -14,6 +14,7 @@ from .grad_flags import GradFlagRule
 from .launch import LaunchRule
 from .layer_args import LayerArgsRule
 from .modules import ModuleRule
+from .name_strings import NameStringRule
 from .no_grad import NoGradConstructionRule
 from .pickle_load import PickleRule
 from .seeds import SeedRule
@@ -36,6 +37,7 @@ RULES = [
     ViewWriteRule,
     BlockEditRule,
     LaunchRule,
+    NameStringRule,
     ApiCallRule,
 ]
 

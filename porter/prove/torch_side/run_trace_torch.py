@@ -44,7 +44,8 @@ from torch.optim.optimizer import register_optimizer_step_post_hook
 
 from ..run_trace_common import (SAMPLE, Backend, Tracer, constructing, run_script, traced_backward, traced_call,
                                 traced_loader_iter)
-from .cuda_as_cpu import WRAPS, cuda_as_cpu
+from .cuda_as_cpu import cuda_as_cpu
+from .removed_apis import older_torch_apis
 from .torch_dump import rounding_perturbed
 
 #: draws the port replays (``jt.randn`` ...: :mod:`.run_trace_jittor`), each from torch's state
@@ -53,6 +54,8 @@ SHARED = ("randn", "rand", "randn_like", "rand_like", "randint", "randperm")
 #: those inside ``shims`` from ``shims.random_torch`` directly
 TORCH_LIBS = (f"{os.sep}torch{os.sep}", f"{os.sep}torchvision{os.sep}")
 UNSHARED = (("torch", "bernoulli"), ("torch", "normal"), ("torch", "multinomial"))
+#: uninitialised allocations: zeros on both sides (:func:`_zeroed`; the port's ``jt.empty``)
+EMPTY = ("empty", "empty_like", "empty_strided")
 #: in-place draws shared inside forward (the port's ``jt.init.uniform_``/``gauss_`` replay them)
 INPLACE_SHARED = ("uniform_", "normal_")
 #: normal draws whose values the port takes from torch (its replay agrees only to rounding, and a
@@ -61,6 +64,9 @@ NORMAL = ("randn", "randn_like", "normal_")
 #: the most elements of one normal draw whose values are kept (a larger one is replayed)
 EXACT_LIMIT = 1 << 20
 _INIT_FILE = os.path.join("torch", "nn", "init.py")
+#: the wrappers ``cuda_as_cpu`` puts around torch's factories on a machine without CUDA: the
+#: caller of a draw is the frame before them
+_DISPATCH = os.path.join("torch_side", "cuda_as_cpu.py")
 #: the frames of ``nn.init.uniform_``/``normal_`` (``deprecated_init``: the alias ``nn.init.normal``)
 _INIT_DRAWS = ("uniform_", "normal_", "_no_grad_uniform_", "_no_grad_normal_", "deprecated_init")
 #: torch's dropouts, redrawn with a ``torch.rand`` mask as ``shims``' dropouts draw theirs:
@@ -152,7 +158,7 @@ def _shared(backend: TorchBackend, name: str, fn):
     each call: the port starts its ``k``-th draw from torch's state before the ``k``-th (and takes
     a normal draw's values, :meth:`TorchBackend.keep_values`)."""
     def draw(*args, **kwargs):
-        caller = sys._getframe(1).f_code.co_filename
+        caller = _user_frame(sys._getframe(1)).f_code.co_filename
         counted = (kwargs.get("generator") is None and not any(lib in caller for lib in TORCH_LIBS)
                    and not constructing(torch.nn.Module))
         if counted:
@@ -170,7 +176,6 @@ def _noting(tracer: Tracer, name: str, fn):
             tracer.note(f"{name} inside forward draws from torch's generator in a way the port does not replay: "
                         "its draws are not shared (and torch's stream is out of step after it)")
         return fn(*args, **kwargs)
-    setattr(wrapped, WRAPS, fn)
     return wrapped
 
 
@@ -195,22 +200,51 @@ def _inplace_shared(tracer: Tracer, name: str, fn):
                     tracer.note(f"Tensor.{name} inside forward on a {self.dtype} tensor or with a generator: its "
                                 "draws are not shared (and torch's stream is out of step after it)")
         return fn(self, *args, **kwargs)
-    setattr(draw, WRAPS, fn)
     return draw
 
 
+def _random_shared(backend: TorchBackend, fn):
+    """``Tensor.random_(from, to)``/``random_(to)`` on int64 (``torch.randint``'s kernel; StyleGAN2-ADA
+    draws its style-mixing cutoff so) recording the stream's state before each draw, which the
+    port's ``shims.random_`` replays; the unbounded form and other dtypes are not shared."""
+    def random_(self, *args, **kwargs):
+        if ((args or "to" in kwargs) and self.dtype == torch.int64 and kwargs.get("generator") is None
+                and not constructing(torch.nn.Module)
+                and not any(lib in _user_frame(sys._getframe(1)).f_code.co_filename for lib in TORCH_LIBS)):
+            backend.draws.append(torch.get_rng_state().numpy().copy())
+        return fn(self, *args, **kwargs)
+    return random_
+
+
 def _user_frame(frame):
-    """The caller of ``nn.init.uniform_``/``normal_`` (or of the tensor method itself).  Only those
-    pass through: ``kaiming_normal_`` and the other initialisers stay torch's own code, as the
-    port's ``jt.init.kaiming_normal_`` is Jittor's."""
-    while (frame.f_back is not None and frame.f_code.co_filename.endswith(_INIT_FILE)
-           and frame.f_code.co_name in _INIT_DRAWS):
+    """The caller of ``nn.init.uniform_``/``normal_`` (or of the tensor method itself), past the
+    device wrappers of ``cuda_as_cpu``.  Only those pass through: ``kaiming_normal_`` and the
+    other initialisers stay torch's own code, as the port's ``jt.init.kaiming_normal_`` is Jittor's."""
+    while frame.f_back is not None and (frame.f_code.co_filename.endswith(_INIT_FILE)
+                                        and frame.f_code.co_name in _INIT_DRAWS
+                                        or frame.f_code.co_filename.endswith(_DISPATCH)):
         frame = frame.f_back
     return frame
 
 
+def _zeroed(tracer: Tracer, name: str, fn):
+    """``torch.empty``-like ``fn`` giving zeros: uninitialised memory holds whatever the allocator
+    left (StyleGAN2-ADA's ``print_module_summary`` runs the generator on ``torch.empty`` inputs,
+    which also move its ``w_avg``), a value no port can share; both sides read it as zeros."""
+    def zeroed(*args, **kwargs):
+        tracer.note(f"{name}: its uninitialised contents read as zeros on both sides")
+        t = fn(*args, **kwargs)
+        with torch.no_grad():
+            t.zero_()
+        return t
+    return zeroed
+
+
 def install(tracer: Tracer) -> None:
     """Wrap torch's entry points so that they report to ``tracer``."""
+    for name in EMPTY:
+        setattr(torch, name, _zeroed(tracer, f"torch.{name}", getattr(torch, name)))
+    torch.Tensor.new_empty = _zeroed(tracer, "Tensor.new_empty", torch.Tensor.new_empty)
     init = torch.optim.Optimizer.__init__
 
     def optimizer_init(self, params, *args, **kwargs):
@@ -241,6 +275,7 @@ def install(tracer: Tracer) -> None:
         setattr(torch.Tensor, name, _noting(tracer, f"Tensor.{name}", getattr(torch.Tensor, name)))
     for name in INPLACE_SHARED:
         setattr(torch.Tensor, name, _inplace_shared(tracer, name, getattr(torch.Tensor, name)))
+    torch.Tensor.random_ = _random_shared(tracer.b, torch.Tensor.random_)
 
 
 def main(argv=None) -> int:
@@ -266,7 +301,8 @@ def main(argv=None) -> int:
         torch.set_rng_state(torch.from_numpy(np.load(a.start_state)))
     np.save(out / "start_state.npy", torch.get_rng_state().numpy())
     args = a.args[1:] if a.args[:1] == ["--"] else a.args
-    with cuda_as_cpu():  # a script that calls .cuda() unconditionally runs on a machine without CUDA
+    # a script that calls .cuda() or names a CUDA device runs on a machine without CUDA
+    with cuda_as_cpu(), older_torch_apis():
         return run_script(tracer, a.script, args)
 
 
