@@ -113,13 +113,6 @@ class Device:
         return hash((self.type, self.index))
 
 
-def pin_memory(x, device=None):
-    """``Tensor.pin_memory()``: ``x`` itself. Pinning page-locks host memory to speed a copy to
-    the GPU; Jittor places every Var by one global flag and copies itself, so the value (all that
-    pinning ever changes nothing of) is the receiver's."""
-    return x
-
-
 def current_device() -> Device:
     """Where Jittor computes now: ``cuda:0`` under ``jt.flags.use_cuda``, else ``cpu``."""
     return Device("cuda", 0) if jt.flags.use_cuda else Device("cpu")

@@ -88,14 +88,17 @@ class _Inside:
 
 
 def _frozen_call(module, args, kw) -> bool:
-    """Whether torch records no graph for this outermost call although gradients are on: no
-    parameter of ``module`` and no tensor argument requires one (a frozen copy sampling,
-    StyleGAN2-ADA's ``G_ema``). Jittor keeps an executed Var's graph while its inputs are not
-    stop-grad, which a fresh ``jt.randn`` is not; run without gradients, the graph goes as it
-    does in torch (512 grid batches through ``G_ema`` had grown to 21 GB)."""
+    """Whether torch records no graph for this outermost call although gradients are on: the
+    module has parameters, none of them and no tensor argument requires a gradient (a frozen
+    copy sampling, StyleGAN2-ADA's ``G_ema``).  A module without parameters (an activation, a
+    loss) is left alone: Jittor code differentiates through it to Vars it never marked.  Jittor
+    keeps an executed Var's graph while its inputs are not stop-grad, which a fresh ``jt.randn``
+    is not; run without gradients, the graph goes as it does in torch (512 grid batches through
+    ``G_ema`` had grown to 21 GB)."""
     if jt.flags.no_grad or _counts("active") or _may_need_grad(args) or _may_need_grad(kw):
         return False
-    if any(p.requires_grad for p in module.parameters()):
+    params = list(module.parameters())
+    if not params or any(p.requires_grad for p in params):  # a frozen network, not a layer of no weights
         return False
     # a tensor attribute assigned from another network keeps its graph (set_tensor_attr): Jittor
     # code may differentiate through it to a Var that torch would not call a leaf

@@ -18,7 +18,7 @@ from ._common import _FLOAT_DTYPES, exact_scalar, scalar_dtype
 __all__ = [
     "tensor_type", "byte", "char", "short", "is_complex", "is_floating_point", "is_signed", "element_size", "real",
     "conj", "angle", "is_conj", "is_neg", "resolve_conj", "resolve_neg", "promote_types", "result_type", "can_cast",
-    "isreal", "tensor_to",
+    "isreal", "tensor_to", "pin_memory",
 ]
 
 
@@ -50,6 +50,13 @@ def tensor_type(input, dtype=None, non_blocking: bool = False, **kwargs):
     if dtype is None:
         return "torch." + _DTYPE_NAMES.get(str(input.dtype), str(input.dtype))
     return input.cast(_dtype_of(dtype))
+
+
+def pin_memory(input, device=None):
+    """``Tensor.pin_memory()``: the receiver itself. Pinning page-locks host memory to speed a
+    copy to the GPU; Jittor places every Var by one global flag and copies itself, and pinning
+    never changes a value."""
+    return input
 
 
 def byte(input, memory_format=None):

@@ -262,9 +262,14 @@ def test_frozen_module_given_a_gradient_inside_a_container_records_its_graph():
     """The input that requires a gradient may sit in a dict or list (a parameterless loss module
     called with a dict of outputs), or in an object the call cannot see into: either way the call
     records its graph, as torch does."""
-    class Picks(nn.Module):
+    class Picks(nn.Module):  # frozen weights: only its inputs decide
+        def __init__(self):
+            super().__init__()
+            self.scale = jt.array([2.0])
+            self.scale.requires_grad = False
+
         def execute(self, batch):
-            return batch["img"][0] * 2 if isinstance(batch, dict) else batch.img * 2
+            return (batch["img"][0] if isinstance(batch, dict) else batch.img) * self.scale
 
     class Holder:
         def __init__(self, img):
