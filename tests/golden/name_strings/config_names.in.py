@@ -8,6 +8,8 @@ act = {"class_name": "torch.nn.LeakyReLU"}
 message = "torch.optim.Adam is used"   # not a name: left as it is
 unknown = 'torch.no_such_api'          # no row: left as it is
 own = 'training.networks.Generator'    # the project's own name: left as it is
+kind = 'torch.FloatTensor'             # what x.type() returns: left as it is
+float_name = 'torch.float32'           # what str(x.dtype) returns: left as it is
 
 
 def construct(class_name, *args, **kwargs):
