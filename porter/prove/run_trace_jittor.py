@@ -347,9 +347,13 @@ def _random_(backend: JittorBackend, own):
 
 
 def _zeroed(tracer: Tracer, empty):
-    """``jt.empty`` (what ``torch.empty`` converts to) giving zeros, as the torch side's
-    ``torch.empty`` does under the tracer: uninitialised memory is no value to compare."""
+    """``jt.empty`` (what ``torch.empty`` converts to) giving zeros when the script calls it, as
+    the torch side's ``torch.empty`` does under the tracer: uninitialised memory is no value to
+    compare.  Jittor's and the shims' own calls (buffers they fill) stay Jittor's, unnoted."""
     def zeroed(*args, **kwargs):
+        caller = sys._getframe(1).f_code.co_filename
+        if any(lib in caller for lib in PORT_LIBS):
+            return empty(*args, **kwargs)
         tracer.note("jt.empty: its uninitialised contents read as zeros on both sides")
         return jt.zeros_like(empty(*args, **kwargs))
     return zeroed
