@@ -30,7 +30,12 @@ computed Var (``Var.register_hook``) fires once per consumer under ``shims`` (me
 three times in a two-layer net, ``fc2``'s first call with a gradient of ones), so the recorded
 gradients were wrong while every parameter gradient matched.  Instead, before each first-step
 ``backward`` one extra ``jt.grad(loss, outputs, retain_graph=True)`` gives every recorded output
-its whole gradient at once (summed over backward calls, as torch's hooks are).
+its whole gradient at once (summed over backward calls, as torch's hooks are).  Each output is
+kept as the graph node it was when its module returned, not as the Python Var: an in-place op
+on it afterwards (StyleGAN2-ADA's style mixing ``ws[:, cutoff:] = ...`` on the mapping's
+output, ``y.mul_(2)``) rebinds that Var to a new node (Jittor's ``assign``), while torch's hook
+still reports the gradient of the value before the op (measured on StyleGAN2-ADA: the mapping
+output's gradient "differed" by rel 1.6, being the mixed ``ws``'s).
 
 At the ``i``-th capture it loads torch's weights of model ``i`` (``TORCH_DIR/init.npz``, strict:
 a missing or extra key is an error naming it) and moves the replayed stream to where torch's
@@ -139,8 +144,11 @@ class JittorBackend(Backend):
         return {k: to_numpy(v) for k, v in sd.items() if isinstance(v, (jt.Var, np.ndarray))}
 
     def hook(self, t: Any, fn) -> None:
-        """Keep ``t`` for :meth:`before_backward` (no hook node: see the module docstring)."""
-        self.outputs.append((t, fn))
+        """Keep the node ``t`` holds now for :meth:`before_backward` (no hook node, and not ``t``
+        itself, which a later in-place op rebinds: see the module docstring)."""
+        node = t.detach()
+        node._update(t)  # now a second holder of t's own node (assign would copy flags onto it)
+        self.outputs.append((node, fn))
 
     def before_backward(self, loss: Any) -> None:
         """Hand each kept output the gradient ``loss`` sends it (outputs it does not reach: none)."""
@@ -149,13 +157,13 @@ class JittorBackend(Backend):
         if loss.numel() != 1:
             self.tracer.note("a first-step backward of a non-scalar loss: its output gradients are not recorded")
             return
-        # one target per Var: a module returning its last child's output (``return self.fc2(h)``)
-        # records the same Var twice, and Jittor reports a repeated target as unreached
-        targets = list({id(t): t for t, _ in self.outputs}.values())
+        # one target per node: a module returning its last child's output (``return self.fc2(h)``)
+        # records the same node twice, and Jittor reports a repeated target as unreached
+        targets = list({t.id: t for t, _ in self.outputs}.values())
         grads, reached = shims_autograd.grads_reached(loss.sum(), targets, True)
-        got = {id(t): (g, r) for t, g, r in zip(targets, grads, reached)}
+        got = {t.id: (g, r) for t, g, r in zip(targets, grads, reached)}
         for t, record in self.outputs:
-            g, r = got[id(t)]
+            g, r = got[t.id]
             if r:
                 record(g)
 
@@ -339,11 +347,13 @@ def _random_(backend: JittorBackend, own):
 
 
 def _zeroed(tracer: Tracer, empty):
-    """``jt.empty`` (what ``torch.empty`` converts to) giving zeros, as the torch side's
-    ``torch.empty`` does under the tracer: uninitialised memory is no value to compare."""
+    """``jt.empty`` (what ``torch.empty`` converts to) giving zeros when the script calls it, as
+    the torch side's ``torch.empty`` does under the tracer: uninitialised memory is no value to
+    compare.  Jittor's and the shims' own calls (buffers they fill) stay Jittor's, unnoted."""
     def zeroed(*args, **kwargs):
-        if any(lib in sys._getframe(1).f_code.co_filename for lib in PORT_LIBS):
-            return empty(*args, **kwargs)  # the runtime's own buffers, filled before they are read
+        caller = sys._getframe(1).f_code.co_filename
+        if any(lib in caller for lib in PORT_LIBS):
+            return empty(*args, **kwargs)
         tracer.note("jt.empty: its uninitialised contents read as zeros on both sides")
         return jt.zeros_like(empty(*args, **kwargs))
     return zeroed
