@@ -158,8 +158,7 @@ def _shared(backend: TorchBackend, name: str, fn):
     each call: the port starts its ``k``-th draw from torch's state before the ``k``-th (and takes
     a normal draw's values, :meth:`TorchBackend.keep_values`)."""
     def draw(*args, **kwargs):
-        caller = _user_frame(sys._getframe(1)).f_code.co_filename
-        counted = (kwargs.get("generator") is None and not any(lib in caller for lib in TORCH_LIBS)
+        counted = (kwargs.get("generator") is None and not _from_torch(sys._getframe(1))
                    and not constructing(torch.nn.Module))
         if counted:
             backend.draws.append(torch.get_rng_state().numpy().copy())
@@ -188,17 +187,15 @@ def _inplace_shared(tracer: Tracer, name: str, fn):
     ``nn.init``; one on another dtype than float32 or with its own generator is not shared
     (noted when inside forward)."""
     def draw(self, *args, **kwargs):
-        if not constructing(torch.nn.Module):
-            user = _user_frame(sys._getframe(1))
-            if not any(lib in user.f_code.co_filename for lib in TORCH_LIBS):
-                if self.dtype == torch.float32 and kwargs.get("generator") is None:
-                    tracer.b.draws.append(torch.get_rng_state().numpy().copy())
-                    out = fn(self, *args, **kwargs)
-                    tracer.b.keep_values(name, out)
-                    return out
-                if tracer.depth:
-                    tracer.note(f"Tensor.{name} inside forward on a {self.dtype} tensor or with a generator: its "
-                                "draws are not shared (and torch's stream is out of step after it)")
+        if not constructing(torch.nn.Module) and not _from_torch(sys._getframe(1)):
+            if self.dtype == torch.float32 and kwargs.get("generator") is None:
+                tracer.b.draws.append(torch.get_rng_state().numpy().copy())
+                out = fn(self, *args, **kwargs)
+                tracer.b.keep_values(name, out)
+                return out
+            if tracer.depth:
+                tracer.note(f"Tensor.{name} inside forward on a {self.dtype} tensor or with a generator: its "
+                            "draws are not shared (and torch's stream is out of step after it)")
         return fn(self, *args, **kwargs)
     return draw
 
@@ -210,7 +207,7 @@ def _random_shared(backend: TorchBackend, fn):
     def random_(self, *args, **kwargs):
         if ((args or "to" in kwargs) and self.dtype == torch.int64 and kwargs.get("generator") is None
                 and not constructing(torch.nn.Module)
-                and not any(lib in _user_frame(sys._getframe(1)).f_code.co_filename for lib in TORCH_LIBS)):
+                and not _from_torch(sys._getframe(1))):
             backend.draws.append(torch.get_rng_state().numpy().copy())
         return fn(self, *args, **kwargs)
     return random_
@@ -227,11 +224,22 @@ def _user_frame(frame):
     return frame
 
 
+def _from_torch(frame) -> bool:
+    """Whether the call ``frame`` made (a wrapper's caller) is torch's own code, looking past
+    :func:`_user_frame`'s frames.  Take the frame in the wrapper itself: inside a generator
+    expression ``sys._getframe(1)`` is the wrapper, not its caller."""
+    return any(lib in _user_frame(frame).f_code.co_filename for lib in TORCH_LIBS)
+
+
 def _zeroed(tracer: Tracer, name: str, fn):
-    """``torch.empty``-like ``fn`` giving zeros: uninitialised memory holds whatever the allocator
-    left (StyleGAN2-ADA's ``print_module_summary`` runs the generator on ``torch.empty`` inputs,
-    which also move its ``w_avg``), a value no port can share; both sides read it as zeros."""
+    """``torch.empty``-like ``fn`` giving zeros when the script calls it: uninitialised memory
+    holds whatever the allocator left (StyleGAN2-ADA's ``print_module_summary`` runs the generator
+    on ``torch.empty`` inputs, which also move its ``w_avg``), a value no port can share; both
+    sides read it as zeros.  torch's own calls (``nn.Linear`` allocating the weight it then
+    initialises) stay torch's, unnoted, as the port's ``jt.empty`` leaves Jittor's and the shims'."""
     def zeroed(*args, **kwargs):
+        if _from_torch(sys._getframe(1)):
+            return fn(*args, **kwargs)
         tracer.note(f"{name}: its uninitialised contents read as zeros on both sides")
         t = fn(*args, **kwargs)
         with torch.no_grad():
