@@ -6,9 +6,10 @@ error measure are defined once.
 """
 from __future__ import annotations
 
+import contextlib
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, List, Mapping, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -179,3 +180,17 @@ def size_args(size: Sequence[Any]) -> Tuple[int, ...]:
     if len(size) == 1 and not isinstance(size[0], (int, np.integer)) and hasattr(size[0], "__len__"):
         size = [size[0][i] for i in range(len(size[0]))]
     return tuple(int(s) for s in size)
+
+
+@contextlib.contextmanager
+def patched(patches: Iterable[Tuple[Any, str, Any]]) -> Iterator[None]:
+    """Within the block each ``(owner, name, value)`` of ``patches`` is set; restored after."""
+    patches = list(patches)
+    saved = [(owner, name, getattr(owner, name)) for owner, name, _ in patches]
+    for owner, name, value in patches:
+        setattr(owner, name, value)
+    try:
+        yield
+    finally:
+        for owner, name, value in saved:
+            setattr(owner, name, value)

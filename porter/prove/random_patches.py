@@ -39,19 +39,12 @@ def shared_random(stream: common.SeededStream):
     def rand(*size, dtype="float32", **_):
         return jt.array(stream.uniform(common.size_args(size))).cast(dtype)
 
-    patches = {(init, "gauss_"): gauss_, (init, "uniform_"): uniform_, (init, "gauss"): gauss,
-               (init, "uniform"): uniform, (jt, "rand"): rand}
+    patches = [(init, "gauss_", gauss_), (init, "uniform_", uniform_), (init, "gauss", gauss),
+               (init, "uniform", uniform), (jt, "rand", rand)]
     if hasattr(shims, "rand"):
-        patches[(shims, "rand")] = rand
-    saved = [(o, n, getattr(o, n)) for o, n in patches]
-    for (o, n), fn in patches.items():
-        setattr(o, n, fn)
-    try:
-        with patched_randn(stream, shims):
-            yield stream
-    finally:
-        for o, n, fn in saved:
-            setattr(o, n, fn)
+        patches.append((shims, "rand", rand))
+    with common.patched(patches), patched_randn(stream, shims):
+        yield stream
 
 
 @contextlib.contextmanager
@@ -59,17 +52,9 @@ def patched_randn(stream: common.SeededStream, *owners: Any):
     """Within the block, ``randn(*size)`` of ``jittor`` (and of each extra ``owner`` module,
     e.g. ``shims`` if converted code calls a shim) draws from ``stream``: the same numbers the
     torch side's ``torch_dump.patched_randn`` gave to the same calls."""
-    targets = [(o, "randn") for o in (jt, *owners) if hasattr(o, "randn")]
-    saved = [(o, getattr(o, n)) for o, n in targets]
-
     def randn(*size, dtype=None, **_):
         v = jt.array(stream.normal(common.size_args(size)))
         return v.cast(dtype) if dtype is not None else v
 
-    for o, n in targets:
-        setattr(o, n, randn)
-    try:
+    with common.patched([(o, "randn", randn) for o in (jt, *owners) if hasattr(o, "randn")]):
         yield stream
-    finally:
-        for o, f in saved:
-            o.randn = f

@@ -21,6 +21,8 @@ from typing import Any, Iterator
 
 import torch
 
+from porter.prove.common import patched
+
 _CPU = torch.device("cpu")
 #: ``torch.cuda.<Name>Tensor`` -> ``torch.<Name>Tensor`` (the legacy tensor types)
 _TYPES = ("Float", "Double", "Half", "BFloat16", "Long", "Int", "Short", "Char", "Byte", "Bool")
@@ -111,19 +113,6 @@ class CpuEvent:
     def elapsed_time(self, end: "CpuEvent") -> float:
         """Milliseconds from this event to ``end``."""
         return (end._at - self._at) * 1000.0
-
-
-@contextlib.contextmanager
-def patched(patches) -> Iterator[None]:
-    """Within the block each ``(owner, name, value)`` of ``patches`` is set; restored after."""
-    saved = [(owner, name, getattr(owner, name)) for owner, name, _ in patches]
-    for owner, name, value in patches:
-        setattr(owner, name, value)
-    try:
-        yield
-    finally:
-        for owner, name, value in saved:
-            setattr(owner, name, value)
 
 
 @contextlib.contextmanager

@@ -464,31 +464,19 @@ def shared_random(stream: common.SeededStream):
         t = torch.from_numpy(stream.uniform(common.size_args(size)))
         return t.to(dtype) if dtype is not None else t
 
-    saved = [(init, n, getattr(init, n)) for n in ("normal_", "normal", "uniform_", "uniform")]
-    saved.append((torch, "rand", torch.rand))
-    for owner, name, _ in saved:
-        setattr(owner, name, {"normal_": normal_, "normal": normal_, "uniform_": uniform_,
-                              "uniform": uniform_, "rand": rand}[name])
-    try:
-        with patched_randn(stream):
-            yield stream
-    finally:
-        for owner, name, fn in saved:
-            setattr(owner, name, fn)
+    patches = [(init, "normal_", normal_), (init, "normal", normal_), (init, "uniform_", uniform_),
+               (init, "uniform", uniform_), (torch, "rand", rand)]
+    with common.patched(patches), patched_randn(stream):
+        yield stream
 
 
 @contextlib.contextmanager
 def patched_randn(stream: common.SeededStream):
     """Within the block, ``torch.randn(*size, ...)`` draws from ``stream`` (a shared-seed numpy
     stream the Jittor side replays with ``model.patched_randn``)."""
-    original = torch.randn
-
     def randn(*size, dtype=None, device=None, **_):
         t = torch.from_numpy(stream.normal(common.size_args(size)))
         return t.to(dtype) if dtype is not None else t
 
-    torch.randn = randn
-    try:
+    with common.patched([(torch, "randn", randn)]):
         yield stream
-    finally:
-        torch.randn = original
