@@ -183,12 +183,17 @@ class JittorBackend(Backend):
         set_torch_state(random_torch.default_generator, self._init[f"rng/{index}"])
 
 
+def _from_port(filename: str) -> bool:
+    """Whether a call made from ``filename`` is Jittor's or the shims' own (not the script's)."""
+    return any(lib in filename for lib in PORT_LIBS)
+
+
 def _replayed(backend: JittorBackend, own, values):
     """``own`` (a draw of Jittor's generator) drawing ``values(*args, **kw)`` from torch's replayed
     stream instead, when called from the user's code outside a module's ``__init__``."""
     def draw(*args, **kw):
         caller = sys._getframe(1).f_code.co_filename
-        library = any(lib in caller for lib in PORT_LIBS) and caller != SHARED_IN_SHIMS
+        library = _from_port(caller) and caller != SHARED_IN_SHIMS
         if library or constructing(jt.Module) or kw.get("generator") is not None:
             return own(*args, **kw)
         backend.before_draw()
@@ -237,8 +242,8 @@ def _inplace(backend: JittorBackend, own, kind: str):
     stream, under the rule of :func:`_replayed`: torch's ``uniform_`` kernel exactly
     (``random_torch.uniform``), ``normal_`` as ``N(0, 1) * std + mean``."""
     def replays(var) -> bool:
-        caller = sys._getframe(2).f_code.co_filename
-        return not (any(lib in caller for lib in PORT_LIBS) or constructing(jt.Module) or str(var.dtype) != "float32")
+        return not (_from_port(sys._getframe(2).f_code.co_filename) or constructing(jt.Module)
+                    or str(var.dtype) != "float32")
 
     def uniform_(var, low=0, high=1):
         if not replays(var):
@@ -335,8 +340,7 @@ def _random_(backend: JittorBackend, own):
     """``shims.random_`` (what ``Tensor.random_`` converts to): a bounded draw on int64 from
     torch's replayed stream (``torch.randint``'s kernel), as the torch side shares it."""
     def random_(var, low=0, high=None):
-        caller = sys._getframe(1).f_code.co_filename
-        if (any(lib in caller for lib in PORT_LIBS) or constructing(jt.Module) or str(var.dtype) != "int64"
+        if (_from_port(sys._getframe(1).f_code.co_filename) or constructing(jt.Module) or str(var.dtype) != "int64"
                 or (high is None and low == 0)):
             return own(var, low, high)
         if high is None:
@@ -351,8 +355,7 @@ def _zeroed(tracer: Tracer, empty):
     the torch side's ``torch.empty`` does under the tracer: uninitialised memory is no value to
     compare.  Jittor's and the shims' own calls (buffers they fill) stay Jittor's, unnoted."""
     def zeroed(*args, **kwargs):
-        caller = sys._getframe(1).f_code.co_filename
-        if any(lib in caller for lib in PORT_LIBS):
+        if _from_port(sys._getframe(1).f_code.co_filename):
             return empty(*args, **kwargs)
         tracer.note("jt.empty: its uninitialised contents read as zeros on both sides")
         return jt.zeros_like(empty(*args, **kwargs))
