@@ -95,10 +95,15 @@ def _frozen_call(module, args, kw) -> bool:
     keeps an executed Var's graph while its inputs are not stop-grad, which a fresh ``jt.randn``
     is not; run without gradients, the graph goes as it does in torch (512 grid batches through
     ``G_ema`` had grown to 21 GB)."""
-    if jt.flags.no_grad or _counts("active") or _may_need_grad(args) or _may_need_grad(kw):
+    if jt.flags.no_grad or _counts("active"):
         return False
-    params = list(module.parameters())
-    if not params or any(p.requires_grad for p in params):  # a frozen network, not a layer of no weights
+    frozen = False  # a network with weights, none trainable: not a layer of no weights
+    for p in module.parameters():
+        if p.requires_grad:
+            return False
+        frozen = True
+    # the arguments last: a computed Var's requires_grad is a backward search over every leaf
+    if not frozen or _may_need_grad(args) or _may_need_grad(kw):
         return False
     # a tensor attribute assigned from another network keeps its graph (set_tensor_attr): Jittor
     # code may differentiate through it to a Var that torch would not call a leaf
